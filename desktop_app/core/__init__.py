@@ -1,0 +1,1 @@
+"""Qt-free infrastructure: paths, settings, secrets, logging, the exception tree."""

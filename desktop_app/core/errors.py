@@ -1,0 +1,115 @@
+"""The one exception tree of LexMem.
+
+Every error the engine, the LLM layer or the chat pipeline raises on purpose derives from
+:class:`LexMemError`. Each carries ``user_message``: a sentence a lawyer understands (Chinese
+first, English after), which the UI shows as is; ``str(exc)`` stays technical for the log.
+
+    LexMemError
+    ├── InvalidInputError         bad text, bad arguments, malformed import lines
+    ├── NotFoundError
+    │   ├── NoteNotFoundError
+    │   └── CaseNotFoundError
+    ├── StorageError              SQLite / LanceDB trouble
+    │   ├── DataFolderLockedError  another LexMem is writing to the same folder
+    │   └── CorruptDatabaseError   SQLite file damaged: restore from a backup
+    ├── SecretStoreError          no usable OS keyring
+    └── LLMError                  anything from the model endpoint
+        ├── AuthenticationError   wrong or missing API key (401/403)
+        ├── EndpointUnreachableError  network down, wrong base URL, timeout
+        ├── ModelNotFoundError    the model name does not exist on the endpoint
+        ├── RateLimitedError      429 (``retry_after`` seconds, if the server said)
+        └── BadResponseError      malformed JSON, schema mismatch, cut stream, 5xx
+"""
+
+from __future__ import annotations
+
+
+class LexMemError(Exception):
+    """Base of every deliberate LexMem error."""
+
+    default_user_message = "出现了一个错误。 / Something went wrong."
+
+    def __init__(self, message: str = "", *, user_message: str | None = None) -> None:
+        super().__init__(message or self.default_user_message)
+        self.user_message = user_message or self.default_user_message
+
+
+class InvalidInputError(LexMemError):
+    default_user_message = "输入无效。 / The input is not valid."
+
+
+class NotFoundError(LexMemError):
+    default_user_message = "找不到该条目。 / The item was not found."
+
+
+class NoteNotFoundError(NotFoundError):
+    default_user_message = "找不到这条记忆（可能已被删除）。 / The memory note was not found (it may have been deleted)."
+
+
+class CaseNotFoundError(NotFoundError):
+    default_user_message = "找不到该案件。 / The case was not found."
+
+
+class StorageError(LexMemError):
+    default_user_message = "读写本地数据时出错。 / Reading or writing local data failed."
+
+
+class DataFolderLockedError(StorageError):
+    default_user_message = (
+        "另一个 LexMem 正在使用这个数据文件夹，请先关闭它。 / "
+        "Another LexMem is already using this data folder; close it first."
+    )
+
+
+class CorruptDatabaseError(StorageError):
+    default_user_message = (
+        "数据库文件已损坏，可以从备份恢复。 / The database file is damaged; restore it from a backup."
+    )
+
+
+class SecretStoreError(LexMemError):
+    default_user_message = (
+        "系统密钥库不可用，API 密钥只在本次运行中保存。 / "
+        "No system keyring is available; the API key is kept for this session only."
+    )
+
+
+class LLMError(LexMemError):
+    default_user_message = "调用语言模型失败。 / The language model call failed."
+
+
+class AuthenticationError(LLMError):
+    default_user_message = (
+        "API 密钥错误或无权限，请在设置中检查密钥。 / "
+        "The API key is wrong or lacks permission; check it in Settings."
+    )
+
+
+class EndpointUnreachableError(LLMError):
+    default_user_message = (
+        "无法连接到模型服务，请检查网络或服务地址。 / "
+        "The model endpoint cannot be reached; check the network or the base URL."
+    )
+
+
+class ModelNotFoundError(LLMError):
+    default_user_message = (
+        "模型不存在，请在设置中选择其他模型。 / The model does not exist; pick another one in Settings."
+    )
+
+
+class RateLimitedError(LLMError):
+    default_user_message = "请求过于频繁，请稍后再试。 / Rate limited; try again shortly."
+
+    def __init__(
+        self, message: str = "", *, user_message: str | None = None, retry_after: float | None = None
+    ) -> None:
+        super().__init__(message, user_message=user_message)
+        self.retry_after = retry_after
+
+
+class BadResponseError(LLMError):
+    default_user_message = (
+        "模型返回了无法理解的结果，稍后会自动重试。 / "
+        "The model returned something unusable; it will be retried."
+    )

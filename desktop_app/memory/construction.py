@@ -1,0 +1,120 @@
+"""Offline note construction: keywords from jieba, a category from simple rules.
+
+This is the fallback of A-MEM's note-construction step when no LLM is reachable; the
+agentic construction (``agentic.construct_note``) replaces its output when it runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from dataclasses import dataclass
+
+from desktop_app.memory.types import CATEGORIES, DEFAULT_CATEGORY
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Construction:
+    keywords: tuple[str, ...]
+    context: str
+    tags: tuple[str, ...]
+    category: str
+
+
+# Order matters: the first category whose rule matches wins.  Preferences and statutes have
+# the most specific wording; a bare date makes a timeline entry only if nothing else fits.
+_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "偏好",
+        re.compile(
+            r"(以后|今后|请(始终|总是|一律|都)|我(更)?(喜欢|不喜欢|偏好|习惯|希望)|用户(更)?(喜欢|不喜欢|偏好|习惯|希望)|偏好|"
+            r"\b(i|user) (prefer|like|dislike|want)s?\b|\bprefer(ence)?s?\b|\bfrom now on\b|\balways (use|write|reply)\b)",
+            re.I,
+        ),
+    ),
+    (
+        "法条",
+        re.compile(
+            r"(《[^》]{1,40}(法|条例|规定|解释|办法)》|第[一二三四五六七八九十百零\d]+条|司法解释|"
+            r"\b(article|section|art\.)\s*\d+|\b[A-Z][a-z]+ (law|act|code)\b|\bstatute\b)",
+            re.I,
+        ),
+    ),
+    (
+        "证据",
+        re.compile(
+            r"(证据|截图|发票|收据|聊天记录|录音|录像|照片|凭证|鉴定|检测报告|公证|证人|证言|购物小票|订单记录|"
+            r"\bevidence\b|\breceipts?\b|\binvoices?\b|\bscreenshots?\b|\brecordings?\b|\bwitness\b|\bexhibit\b)",
+            re.I,
+        ),
+    ),
+    (
+        "诉求",
+        re.compile(
+            r"(诉求|诉讼请求|请求(法院|判令)?|要求|主张|索赔|赔偿|退还|退款|退货|三倍|惩罚性|"
+            r"\bclaims?\b|\bdemands?\b|\bseeks?\b|\bcompensation\b|\brefund\b|\bdamages\b)",
+            re.I,
+        ),
+    ),
+    (
+        "时间线",
+        re.compile(
+            r"(\d{4}\s*年\s*\d{1,2}\s*月(\s*\d{1,2}\s*日)?|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|"
+            r"\b(19|20)\d{2}-\d{2}-\d{2}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}\b|"
+            r"\bdeadline\b|截止|期限|开庭)",
+            re.I,
+        ),
+    ),
+)
+
+_EN_STOP = frozenset(
+    "a an the and or but if of to in on at by for with from as is are was were be been being "
+    "it its this that these those i you he she we they me him her us them my your his our their "
+    "not no do does did have has had will would can could should may might must shall so than then "
+    "there here what which who whom when where why how all any some very just also about into over".split()
+)
+_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]{2,}")
+_jieba_lock = threading.Lock()
+
+
+def classify(content: str) -> str:
+    for category, pattern in _RULES:
+        if pattern.search(content):
+            return category
+    return DEFAULT_CATEGORY
+
+
+def extract_keywords(content: str, limit: int = 8) -> tuple[str, ...]:
+    keywords: list[str] = []
+    if re.search(r"[\u4e00-\u9fff]", content):
+        import jieba.analyse  # deferred: loading the dictionary takes about a second
+
+        with _jieba_lock:  # jieba initialises its dictionary lazily and not thread-safely
+            jieba.setLogLevel(logging.WARNING)
+            tags = jieba.analyse.extract_tags(content, topK=limit + 4)
+        # a bare "15" or "20" says nothing on its own; amounts like "8999" do
+        keywords.extend(t for t in tags if not (t.isdigit() and len(t) < 3) and not _EN_WORD.fullmatch(t))
+    counts: dict[str, int] = {}
+    for word in _EN_WORD.findall(content):
+        low = word.lower()
+        if low not in _EN_STOP:
+            counts[low] = counts.get(low, 0) + 1
+    keywords.extend(sorted(counts, key=lambda w: -counts[w])[: max(0, limit - len(keywords))])
+    return tuple(dict.fromkeys(keywords))[:limit]
+
+
+def construct_offline(content: str, category: str | None = None) -> Construction:
+    """Keywords and a rule-based category; context and tags stay empty until an LLM adds them."""
+    chosen = category if category in CATEGORIES else classify(content)
+    return Construction(keywords=extract_keywords(content), context="", tags=(), category=chosen)
+
+
+def warm_up() -> None:
+    """Load jieba's dictionary ahead of the first Chinese note (call from a worker)."""
+    try:
+        extract_keywords("预热分词词典")
+    except Exception:  # warming up is an optimisation, never a failure
+        log.debug("jieba warm-up failed", exc_info=True)

@@ -1,0 +1,313 @@
+"""The LanceDB index: a derived, rebuildable copy of the notes for vector and full-text search.
+
+It holds no note text, only ids, scope, status, the full-text *terms* and the vector;
+SQLite stays the source of truth.  ``lancedb`` is imported lazily (≈1.4 s): the window
+paints first.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import threading
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+TABLE = "notes"
+#: one-row writes leave one LanceDB version each and slow search ~10x; compact after this many
+OPTIMIZE_EVERY_WRITES = 32
+_SAFE_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRow:
+    id: str
+    case_id: str | None
+    status: str
+    terms: str
+    vector: np.ndarray
+    created_at: float  # epoch seconds, for recency without a SQLite round trip
+
+
+def _quote_ids(ids: Sequence[str]) -> str:
+    for value in ids:
+        # ids are generated hex strings; anything else must never reach a filter expression
+        if not _SAFE_ID.match(value):
+            raise ValueError(f"unsafe id in index filter: {value!r}")
+    return ", ".join(f"'{value}'" for value in ids)
+
+
+def scope_filter(case_id: str | None, *, include_inactive: bool = False) -> str:
+    scopes = ["''"] if case_id is None else [_quote_ids([case_id]), "''"]
+    where = f"case_id IN ({', '.join(scopes)})"
+    if not include_inactive:
+        where += " AND status = 'active'"
+    return where
+
+
+class NoteIndex:
+    def __init__(self, folder: Path, dim: int) -> None:
+        import lancedb
+
+        self.folder = folder
+        self.dim = dim
+        self._lock = threading.RLock()
+        self._db = lancedb.connect(str(folder))
+        self._table = None
+        self._fts_ready = False
+        self._writes_since_optimize = 0
+        self._open_existing()
+
+    # -- life cycle ----------------------------------------------------------------------
+
+    def _schema(self):
+        import pyarrow as pa
+
+        return pa.schema(
+            [
+                pa.field("id", pa.string(), nullable=False),
+                pa.field("case_id", pa.string(), nullable=False),
+                pa.field("status", pa.string(), nullable=False),
+                pa.field("terms", pa.string(), nullable=False),
+                pa.field("vector", pa.list_(pa.float32(), self.dim), nullable=False),
+                pa.field("created_at", pa.float64(), nullable=False),
+            ]
+        )
+
+    def _open_existing(self) -> None:
+        try:
+            if TABLE not in self._db.list_tables().tables:
+                return
+            table = self._db.open_table(TABLE)
+            if table.schema != self._schema():
+                log.warning("index schema differs from this version's; it will be rebuilt")
+                return
+            self._table = table
+            self._fts_ready = any(ix.index_type == "FTS" for ix in table.list_indices())
+        except Exception:  # a damaged index is rebuilt from SQLite, never trusted
+            log.warning("index at %s could not be opened; it will be rebuilt", self.folder, exc_info=True)
+            self._table = None
+
+    @property
+    def is_open(self) -> bool:
+        return self._table is not None
+
+    def reset(self) -> None:
+        """Drop everything and start an empty table (the caller refills it from SQLite)."""
+        with self._lock:
+            self._table = None
+            self._fts_ready = False
+            try:
+                self._db.drop_table(TABLE)
+            except Exception:
+                log.debug("drop_table failed; removing the folder", exc_info=True)
+            table_dir = self.folder / f"{TABLE}.lance"
+            if table_dir.exists():
+                shutil.rmtree(table_dir, ignore_errors=True)
+            self._table = self._db.create_table(TABLE, schema=self._schema(), mode="overwrite")
+
+    def count(self) -> int:
+        with self._lock:
+            return self._table.count_rows() if self._table is not None else -1
+
+    def all_ids(self) -> set[str]:
+        with self._lock:
+            if self._table is None:
+                return set()
+            arrow = self._table.to_lance().to_table(columns=["id"])
+            return set(arrow.column("id").to_pylist())
+
+    # -- writes --------------------------------------------------------------------------
+
+    def _arrow(self, rows: Sequence[IndexRow]):
+        import pyarrow as pa
+
+        vectors = np.vstack([np.asarray(r.vector, dtype=np.float32) for r in rows])
+        return pa.table(
+            {
+                "id": [r.id for r in rows],
+                "case_id": [r.case_id or "" for r in rows],
+                "status": [r.status for r in rows],
+                "terms": [r.terms for r in rows],
+                "vector": pa.FixedSizeListArray.from_arrays(
+                    pa.array(vectors.reshape(-1), type=pa.float32()), self.dim
+                ),
+                "created_at": [r.created_at for r in rows],
+            },
+            schema=self._schema(),
+        )
+
+    def upsert(self, rows: Sequence[IndexRow]) -> None:
+        """Insert or replace rows by id in one LanceDB write."""
+        if not rows:
+            return
+        with self._lock:
+            if self._table is None:
+                self.reset()
+            data = self._arrow(rows)
+            if self._table.count_rows() == 0:
+                self._table.add(data)
+            else:
+                (
+                    self._table.merge_insert("id")
+                    .when_matched_update_all()
+                    .when_not_matched_insert_all()
+                    .execute(data)
+                )
+            self._after_write()
+
+    def set_status(self, ids: Sequence[str], status: str) -> None:
+        if not ids:
+            return
+        with self._lock:
+            if self._table is None:
+                return
+            self._table.update(where=f"id IN ({_quote_ids(ids)})", values={"status": status})
+            self._after_write()
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if not ids:
+            return
+        with self._lock:
+            if self._table is None:
+                return
+            self._table.delete(f"id IN ({_quote_ids(ids)})")
+            self._after_write()
+
+    def _after_write(self) -> None:
+        if not self._fts_ready and self._table.count_rows() > 0:
+            self._create_fts()
+        self._writes_since_optimize += 1
+        if self._writes_since_optimize >= OPTIMIZE_EVERY_WRITES:
+            self.optimize()
+
+    def _create_fts(self) -> None:
+        from lancedb.index import FTS
+
+        # Terms arrive pre-split (CJK bigrams, words) by text.fts_terms; the index only
+        # splits on whitespace, lower-cases and stems the English words.
+        self._table.create_index(
+            "terms",
+            config=FTS(
+                with_position=False,
+                base_tokenizer="whitespace",
+                language="English",
+                lower_case=True,
+                stem=True,
+                remove_stop_words=True,
+                ascii_folding=True,
+                max_token_length=64,
+            ),
+            replace=True,
+        )
+        self._fts_ready = True
+
+    def optimize(self) -> None:
+        """Compact the many small versions left by single-row writes and fold new rows into
+        the full-text index."""
+        with self._lock:
+            if self._table is None:
+                return
+            self._table.optimize(cleanup_older_than=timedelta(days=1))
+            self._writes_since_optimize = 0
+
+    def purge_deleted(self) -> None:
+        """Make deletions physical: rewrite the files that held deleted rows, rebuild the
+        full-text index and drop every old version, so no byte of a deleted note stays."""
+        with self._lock:
+            if self._table is None:
+                return
+            dataset = self._table.to_lance()
+            dataset.optimize.compact_files(
+                materialize_deletions=True, materialize_deletions_threshold=0.0
+            )
+            self._table.checkout_latest()
+            if self._table.count_rows() > 0:
+                self._create_fts()
+            else:
+                self._fts_ready = False
+                try:
+                    self._table.drop_index("terms_idx")
+                except Exception:
+                    log.debug("no full-text index to drop", exc_info=True)
+            with warnings.catch_warnings():
+                # removing every old version is the point here (true delete); LanceDB warns
+                # because concurrent readers of old versions would fail — we hold the lock.
+                warnings.simplefilter("ignore", UserWarning)
+                self._table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+            self._writes_since_optimize = 0
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def vector_search(
+        self, vector: np.ndarray, where: str, limit: int
+    ) -> list[tuple[str, float]]:
+        """(id, cosine similarity), best first."""
+        with self._lock:
+            table = self._table
+        if table is None or limit <= 0:
+            return []
+        rows = (
+            table.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector")
+            .distance_type("cosine")
+            .where(where, prefilter=True)
+            .select(["id", "_distance"])
+            .limit(limit)
+            .to_arrow()
+        )
+        ids = rows.column("id").to_pylist()
+        dists = rows.column("_distance").to_pylist()
+        return [(i, 1.0 - float(d)) for i, d in zip(ids, dists, strict=True)]
+
+    def text_search(self, terms: str, where: str, limit: int) -> list[tuple[str, float]]:
+        """(id, BM25 score), best first; an empty term list finds nothing."""
+        with self._lock:
+            table, ready = self._table, self._fts_ready
+        if table is None or not ready or not terms.strip() or limit <= 0:
+            return []
+        rows = (
+            table.search(terms, query_type="fts", fts_columns="terms")
+            .where(where, prefilter=True)
+            .select(["id", "_score"])
+            .limit(limit)
+            .to_arrow()
+        )
+        ids = rows.column("id").to_pylist()
+        scores = rows.column("_score").to_pylist()
+        return [(i, float(s)) for i, s in zip(ids, scores, strict=True)]
+
+    def scope_matrix(self, where: str) -> tuple[list[str], np.ndarray | None]:
+        """All (ids, vectors) matching ``where``, for batch neighbour search in numpy."""
+        with self._lock:
+            table = self._table
+        if table is None or table.count_rows() == 0:
+            return [], None
+        arrow = table.to_lance().to_table(columns=["id", "vector"], filter=where)
+        if arrow.num_rows == 0:
+            return [], None
+        flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        return arrow.column("id").to_pylist(), flat.reshape(arrow.num_rows, self.dim).astype(np.float32)
+
+    def vectors_for(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        if not ids:
+            return {}
+        with self._lock:
+            table = self._table
+        if table is None:
+            return {}
+        arrow = table.to_lance().to_table(
+            columns=["id", "vector"], filter=f"id IN ({_quote_ids(ids)})"
+        )
+        vectors = arrow.column("vector").to_pylist()
+        return {
+            i: np.asarray(v, dtype=np.float32)
+            for i, v in zip(arrow.column("id").to_pylist(), vectors, strict=True)
+        }

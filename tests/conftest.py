@@ -1,0 +1,29 @@
+"""Shared fixtures: real SQLite, real LanceDB, the real embedder, all in temp folders."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The tests never talk to a real provider; a stale key in the environment must change nothing.
+for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_CUSTOM_HEADERS", "OPENAI_ORG_ID"):
+    os.environ.pop(_var, None)
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real bundled multilingual embedder, loaded once per test session."""
+    from desktop_app.memory.embedder import default_embedder
+
+    return default_embedder()
+
+
+@pytest.fixture
+def engine(tmp_path, embedder):
+    from desktop_app.memory import MemoryEngine
+
+    eng = MemoryEngine.open(tmp_path / "data", embedder=embedder)
+    yield eng
+    eng.close()
