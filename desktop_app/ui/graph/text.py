@@ -1,0 +1,68 @@
+"""HTML for the hover tooltip and the detail panel (all user text is escaped)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from desktop_app.memory.types import CATEGORY_LABELS_EN, GraphNode, HistoryEntry, Note
+
+from .style import category_colour
+
+_STATUS_TEXT = {
+    "active": "有效 active",
+    "superseded": "已被取代 superseded",
+    "archived": "已归档 archived",
+}
+
+
+def _category(cat: str) -> str:
+    colour = category_colour(cat).name()
+    en = CATEGORY_LABELS_EN.get(cat, "")
+    return f'<span style="color:{colour}">●</span> {escape(cat)} <span style="color:#888">{escape(en)}</span>'
+
+
+def _tags(tags: Sequence[str]) -> str:
+    return (
+        " ".join(f'<span style="background:#EEF1F5">&nbsp;{escape(t)}&nbsp;</span>' for t in tags)
+        or "—"
+    )
+
+
+def tooltip_html(node: GraphNode) -> str:
+    bits = [f"<b>{escape(node.label)}</b>", _category(node.category)]
+    if node.status != "active":
+        bits.append(
+            f'<span style="color:#999">{escape(_STATUS_TEXT.get(node.status, node.status))}</span>'
+        )
+    if node.tags:
+        bits.append(_tags(node.tags))
+    return "<br>".join(bits)
+
+
+def detail_html(node: GraphNode, note: Note | None, history: Sequence[HistoryEntry]) -> str:
+    rows = [
+        f"<h3 style='margin:0'>{escape(node.label)}</h3>",
+        f"<p>{_category(node.category)} · {escape(_STATUS_TEXT.get(node.status, node.status))}"
+        + (" · 📌" if node.pinned else "")
+        + f"<br><span style='color:#888'>links {node.degree} · retrieved {node.retrieval_count}×</span></p>",
+    ]
+    if note is not None:
+        rows.append(f"<p>{escape(note.content)}</p>")
+        rows.append(f"<p><b>Keywords</b><br>{_tags(note.keywords)}</p>")
+    rows.append(f"<p><b>Tags</b><br>{_tags(note.tags if note is not None else node.tags)}</p>")
+    if note is not None and note.context:
+        rows.append(f"<p><b>Context</b><br>{escape(note.context)}</p>")
+    if history:
+        items = "".join(
+            f"<li>{escape(h.created_at.strftime('%Y-%m-%d %H:%M'))} · {escape(h.action)}"
+            f" <span style='color:#888'>({escape(h.actor)})</span>"
+            + (f"<br><span style='color:#666'>{escape(h.reason)}</span>" if h.reason else "")
+            + "</li>"
+            for h in history
+        )
+        rows.append(f"<p><b>History</b></p><ul style='margin-left:-20px'>{items}</ul>")
+    rows.append(
+        f"<p style='color:#aaa;font-size:small'>{escape(node.id)} · double-click to edit</p>"
+    )
+    return "".join(rows)
