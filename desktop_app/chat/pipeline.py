@@ -1,0 +1,181 @@
+"""One chat turn, without Qt: store the question, recall memories, stream, store, extract.
+
+The UI runs these methods in a worker thread; nothing here blocks on the UI or knows it.
+Memory is injected as its own system message (the engine words it), never mixed into the
+user's text, and a conversation with memory switched off neither reads nor writes memory.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from desktop_app.chat.problems import ProviderNotConfiguredError
+from desktop_app.chat.prompts import system_prompt
+
+log = logging.getLogger(__name__)
+
+#: how many earlier messages are sent with each request (the memory carries the rest)
+HISTORY_LIMIT = 20
+
+
+class StreamingLLM(Protocol):
+    def stream_chat(self, messages: list[dict[str, str]], cancel: threading.Event | None = ...) -> Iterable[str]: ...
+
+
+@dataclass(slots=True)
+class PreparedTurn:
+    conversation_id: str
+    case_id: str | None
+    user_text: str
+    memory_enabled: bool
+    messages: list[dict[str, str]]
+    injected: list[Any] = field(default_factory=list)  # Note objects shown by the memory chip
+    user_message_id: str | None = None
+    started_at: datetime = field(default_factory=datetime.now)
+
+
+@dataclass(slots=True)
+class TurnOutcome:
+    prepared: PreparedTurn
+    reply: str
+    cancelled: bool
+    assistant_message: Any | None  # the stored Message
+
+
+def collapse_retries(messages: Sequence[Any]) -> list[Any]:
+    """Several assistant messages in a row mean Retry was used: only the last one counts."""
+    out: list[Any] = []
+    for m in messages:
+        if out and m.role == "assistant" and out[-1].role == "assistant":
+            out[-1] = m
+        else:
+            out.append(m)
+    return out
+
+
+class ChatPipeline:
+    def __init__(self, engine: Any, llm: StreamingLLM | None, language: str = "zh_CN") -> None:
+        self.engine = engine
+        self.llm = llm
+        self.language = language
+
+    # -- step 1 -------------------------------------------------------------------------
+    def prepare(
+        self,
+        conversation_id: str,
+        case_id: str | None,
+        user_text: str,
+        *,
+        memory_enabled: bool = True,
+        retry: bool = False,
+    ) -> PreparedTurn:
+        """Store the question (unless retrying it) and build the request with recalled memory."""
+        user_text = user_text.strip()
+        earlier = collapse_retries(self.engine.list_messages(conversation_id))
+        user_message_id = None
+        if retry:
+            # drop the reply being retried and the question it answered (re-added below)
+            while earlier and earlier[-1].role == "assistant":
+                earlier.pop()
+            if earlier and earlier[-1].role == "user":
+                user_message_id = earlier[-1].id
+                user_text = user_text or earlier[-1].content
+                earlier.pop()
+        else:
+            stored = self.engine.add_message(conversation_id, "user", user_text)
+            user_message_id = getattr(stored, "id", None)
+
+        messages: list[dict[str, str]] = [{"role": "system", "content": system_prompt(self.language)}]
+        injected: list[Any] = []
+        if memory_enabled:
+            recall = self.engine.recall_for_chat(user_text, case_id)
+            injected = list(recall.notes)
+            if injected and recall.system_message:
+                messages.append({"role": "system", "content": recall.system_message})
+        for m in earlier[-HISTORY_LIMIT:]:
+            if m.role in ("user", "assistant") and m.content:
+                messages.append({"role": m.role, "content": m.content})
+        messages.append({"role": "user", "content": user_text})
+        return PreparedTurn(
+            conversation_id=conversation_id,
+            case_id=case_id,
+            user_text=user_text,
+            memory_enabled=memory_enabled,
+            messages=messages,
+            injected=injected,
+            user_message_id=user_message_id,
+        )
+
+    # -- step 2 -------------------------------------------------------------------------
+    def stream(
+        self,
+        prepared: PreparedTurn,
+        on_delta: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> tuple[str, bool]:
+        """Stream the reply; returns (text, cancelled). Raises LLM errors as they come."""
+        if self.llm is None:
+            raise ProviderNotConfiguredError("no LLM client configured")
+        cancel = cancel or threading.Event()
+        parts: list[str] = []
+        for delta in self.llm.stream_chat(prepared.messages, cancel=cancel):
+            if cancel.is_set():
+                break
+            if delta:
+                parts.append(delta)
+                if on_delta is not None:
+                    on_delta(delta)
+        return "".join(parts), cancel.is_set()
+
+    # -- step 3 -------------------------------------------------------------------------
+    def finish(self, prepared: PreparedTurn, reply: str, cancelled: bool) -> TurnOutcome:
+        """Store the reply with the ids of the notes that were injected for it."""
+        message = None
+        if reply.strip():
+            message = self.engine.add_message(
+                prepared.conversation_id,
+                "assistant",
+                reply,
+                injected_note_ids=tuple(n.id for n in prepared.injected),
+            )
+        return TurnOutcome(prepared, reply, cancelled, message)
+
+    def run_turn(
+        self,
+        conversation_id: str,
+        case_id: str | None,
+        user_text: str,
+        *,
+        memory_enabled: bool = True,
+        retry: bool = False,
+        on_prepared: Callable[[PreparedTurn], None] | None = None,
+        on_delta: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> TurnOutcome:
+        prepared = self.prepare(
+            conversation_id, case_id, user_text, memory_enabled=memory_enabled, retry=retry
+        )
+        if on_prepared is not None:
+            on_prepared(prepared)
+        reply, cancelled = self.stream(prepared, on_delta, cancel)
+        return self.finish(prepared, reply, cancelled)
+
+    # -- step 4 (background) ------------------------------------------------------------
+    def extract(self, outcome: TurnOutcome) -> list[Any]:
+        """Knowledge extraction after a complete turn; nothing when memory is off or stopped."""
+        p = outcome.prepared
+        if not p.memory_enabled or outcome.cancelled or not outcome.reply.strip():
+            return []
+        results = self.engine.ingest_turn(
+            p.user_text,
+            outcome.reply,
+            case_id=p.case_id,
+            conversation_id=p.conversation_id,
+            message_time=p.started_at,
+        )
+        return [r for r in results if getattr(r, "action", "added") != "unchanged"]

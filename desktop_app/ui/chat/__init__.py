@@ -1,0 +1,1 @@
+"""The chat view: streamed Markdown replies with the memories they used."""

@@ -1,0 +1,535 @@
+"""The Chat tab: a conversation's messages, the composer, and one streamed turn at a time."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.chat import ChatPipeline, describe_error
+from desktop_app.chat.pipeline import collapse_retries
+from desktop_app.core.errors import NotFoundError
+from desktop_app.ui import i18n, texts
+from desktop_app.ui.chat.composer import Composer
+from desktop_app.ui.chat.memories_popup import MemoriesPopup
+from desktop_app.ui.chat.message import ErrorCard, MessageWidget
+from desktop_app.ui.engine_host import EngineHost
+from desktop_app.ui.icons import icon
+from desktop_app.ui.workers import Op, run_op
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TITLES = {"New chat", "新对话"}
+CONTENT_WIDTH = 860  # readable line length, centred like the chat apps people like
+RENDER_INTERVAL_MS = 50  # streamed Markdown is re-rendered at most this often
+
+
+class _Turn:
+    """The one reply being streamed."""
+
+    def __init__(self, conversation_id: str, widget: MessageWidget, user_text: str) -> None:
+        self.conversation_id = conversation_id
+        self.widget = widget
+        self.user_text = user_text
+        self.buffer = ""
+        self.op: Op | None = None
+
+
+class ChatView(QWidget):
+    settingsRequested = Signal()
+    showNotesRequested = Signal(object)  # list of note ids
+    conversationCreated = Signal(object)  # Conversation
+    demoRequested = Signal()
+    newCaseRequested = Signal()
+
+    def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.case_id: str | None = None
+        self.conversation: Any = None
+        self.memory_enabled = True
+        self._turn: _Turn | None = None
+        self._load_token = 0
+        self._messages: list[QWidget] = []
+        self._last_user_text = ""
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+
+        header = QHBoxLayout()
+        header.setContentsMargins(20, 10, 16, 6)
+        self.title = QLabel()
+        self.title.setObjectName("AppTitle")
+        header.addWidget(self.title, 1)
+        self.memory_toggle = QToolButton()
+        self.memory_toggle.setCheckable(True)
+        self.memory_toggle.setChecked(True)
+        self.memory_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.memory_toggle.toggled.connect(self._memory_toggled)
+        header.addWidget(self.memory_toggle)
+        lay.addLayout(header)
+
+        self.banner = QFrame()
+        self.banner.setObjectName("Banner")
+        self.banner.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        b_lay = QHBoxLayout(self.banner)
+        b_lay.setContentsMargins(14, 10, 10, 10)
+        self.banner_label = QLabel()
+        self.banner_label.setWordWrap(True)
+        b_lay.addWidget(self.banner_label, 1)
+        self.banner_buttons = QHBoxLayout()
+        b_lay.addLayout(self.banner_buttons)
+        banner_wrap = QHBoxLayout()
+        banner_wrap.setContentsMargins(20, 0, 20, 6)
+        banner_wrap.addWidget(self.banner)
+        lay.addLayout(banner_wrap)
+        self.banner.hide()
+
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("ChatScroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        canvas = QWidget()
+        canvas.setObjectName("ChatCanvas")
+        outer = QHBoxLayout(canvas)
+        outer.setContentsMargins(20, 8, 20, 8)
+        self.column = QWidget()
+        self.column.setMaximumWidth(CONTENT_WIDTH)
+        self.column.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.column_layout = QVBoxLayout(self.column)
+        self.column_layout.setContentsMargins(0, 0, 0, 0)
+        self.column_layout.setSpacing(10)
+        self.empty = QLabel()
+        self.empty.setObjectName("EmptyState")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.column_layout.addStretch(1)
+        self.column_layout.addWidget(self.empty)
+        self.column_layout.addStretch(1)
+        outer.addWidget(self.column)
+        self.scroll.setWidget(canvas)
+        lay.addWidget(self.scroll, 1)
+
+        comp_wrap = QHBoxLayout()
+        comp_wrap.setContentsMargins(20, 6, 20, 14)
+        self.composer = Composer()
+        self.composer.setMaximumWidth(CONTENT_WIDTH)
+        comp_wrap.addWidget(self.composer)
+        lay.addLayout(comp_wrap)
+        self.composer.sendRequested.connect(self.send)
+        self.composer.stopRequested.connect(self.stop)
+
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(RENDER_INTERVAL_MS)
+        self._render_timer.timeout.connect(self._render_stream)
+
+        stop = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        stop.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        stop.activated.connect(self.stop)
+
+        host.stateChanged.connect(lambda _s: self._refresh_chrome())
+        host.llmChanged.connect(self._refresh_chrome)
+        self._update_memory_toggle()
+        self._refresh_chrome()
+
+    # -- public ----------------------------------------------------------------------------
+    @property
+    def streaming(self) -> bool:
+        return self._turn is not None
+
+    def set_case(self, case_id: str | None) -> None:
+        if case_id != self.case_id:
+            self.case_id = case_id
+            self.set_conversation(None)
+        self._refresh_chrome()
+
+    def set_conversation(self, conv: Any) -> None:
+        if conv is not None and self.conversation is not None and conv.id == self.conversation.id:
+            self.conversation = conv
+            self._refresh_chrome()
+            return
+        if self._turn is not None:
+            self._abandon_turn()
+        self.conversation = conv
+        self.memory_enabled = bool(getattr(conv, "memory_enabled", True)) if conv else True
+        self._update_memory_toggle()
+        self._clear_messages()
+        self._refresh_chrome()
+        if conv is not None:
+            self._load_token += 1
+            token = self._load_token
+            self.host.call(
+                lambda e: e.list_messages(conv.id),
+                lambda msgs: self._show_history(token, msgs),
+                lambda exc: self._add_error(exc),
+                name="list-messages",
+            )
+
+    def focus_composer(self) -> None:
+        self.composer.input.setFocus()
+
+    # -- chrome ----------------------------------------------------------------------------
+    def _refresh_chrome(self) -> None:
+        ready = self.host.engine is not None
+        self.title.setText(self.conversation.title if self.conversation else self.tr("New chat"))
+        self.composer.setEnabled(ready and self.case_id is not None)
+        for i in reversed(range(self.banner_buttons.count())):
+            w = self.banner_buttons.itemAt(i).widget()
+            if w is not None:
+                w.deleteLater()
+        if self.host.state == "loading":
+            self._banner(self.tr("Loading the memory library…"), [])
+        elif self.host.state == "failed":
+            self._banner(
+                getattr(self.host.error, "user_message", None) or self.tr("The memory library could not be opened."),
+                [],
+            )
+        elif ready and self.case_id is None:
+            self._banner(
+                self.tr("No case yet. Create one, or load the demo case (a labour dispute) to look around."),
+                [(self.tr("Load demo case"), self.demoRequested), (self.tr("New case"), self.newCaseRequested)],
+            )
+        elif self.host.llm is None:
+            self._banner(
+                self.tr(
+                    "No model is connected yet. Open Settings, choose a provider and enter its API key; "
+                    "local Ollama or LM Studio need no key. Notes and the graph already work."
+                ),
+                [(self.tr("Open Settings"), self.settingsRequested)],
+            )
+        else:
+            self.banner.hide()
+        if self._messages:
+            self.empty.hide()
+        else:
+            self.empty.setText(
+                self.tr("Ask anything about this case.\nLexMem recalls the case's memories for every reply and learns from the conversation.")
+                if self.case_id
+                else ""
+            )
+            self.empty.setVisible(bool(self.case_id))
+
+    def _banner(self, text: str, buttons: list[tuple[str, Any]]) -> None:
+        self.banner_label.setText(text)
+        for i, (label, signal) in enumerate(buttons):
+            b = QPushButton(label)
+            if i == 0:
+                b.setProperty("role", "primary")
+            b.clicked.connect(signal)
+            self.banner_buttons.addWidget(b)
+        self.banner.show()
+
+    def _memory_toggled(self, on: bool) -> None:
+        self.memory_enabled = on
+        self._update_memory_toggle()
+        conv = self.conversation
+        if conv is not None and bool(getattr(conv, "memory_enabled", True)) != on:
+            self.host.call(
+                lambda e: e.set_conversation_memory(conv.id, on),
+                lambda _r: self.host.conversationsChanged.emit(conv.case_id),
+                name="set-memory",
+            )
+
+    def _update_memory_toggle(self) -> None:
+        on = self.memory_enabled
+        self.memory_toggle.blockSignals(True)
+        self.memory_toggle.setChecked(on)
+        self.memory_toggle.blockSignals(False)
+        self.memory_toggle.setIcon(icon("memory" if on else "shield"))
+        self.memory_toggle.setText(self.tr("Memory on") if on else self.tr("Memory off"))
+        self.memory_toggle.setToolTip(
+            self.tr("Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.")
+            if on
+            else self.tr("Memory is off: nothing is recalled or learned in this conversation.")
+        )
+
+    # -- messages --------------------------------------------------------------------------
+    def _clear_messages(self) -> None:
+        for w in self._messages:
+            self.column_layout.removeWidget(w)
+            w.deleteLater()
+        self._messages.clear()
+
+    def _append(self, widget: QWidget) -> None:
+        # before the trailing stretch, so messages stack from the top
+        self.column_layout.insertWidget(self.column_layout.count() - 1, widget)
+        self._messages.append(widget)
+        self.empty.hide()
+        self._scroll_to_bottom()
+
+    def _add_message(self, role: str, text: str) -> MessageWidget:
+        w = MessageWidget(role, text)
+        if role == "assistant":
+            w.retryRequested.connect(self.retry)
+            w.memoriesRequested.connect(self._open_memories)
+            w.learnedRequested.connect(self._open_learned)
+        self._append(w)
+        self._update_retry_buttons()
+        return w
+
+    def _add_error(self, exc: BaseException) -> ErrorCard:
+        problem = describe_error(exc)
+        card = ErrorCard(
+            texts.problem_text(problem.kind, problem.user_message),
+            [(a, texts.action_label(a)) for a in problem.actions],
+            problem.technical,
+        )
+        card.actionRequested.connect(self._error_action)
+        self._append(card)
+        return card
+
+    def _error_action(self, action: str) -> None:
+        if action == "settings":
+            self.settingsRequested.emit()
+        elif action == "retry":
+            self.retry()
+
+    def _show_history(self, token: int, messages: list[Any]) -> None:
+        if token != self._load_token:
+            return
+        self._clear_messages()
+        for m in collapse_retries(messages):
+            if m.role not in ("user", "assistant"):
+                continue
+            w = self._add_message(m.role, m.content)
+            if m.role == "assistant":
+                w.set_injected(list(m.injected_note_ids or ()))
+            else:
+                self._last_user_text = m.content
+        self._update_retry_buttons()
+        self._refresh_chrome()
+        QTimer.singleShot(0, self._scroll_to_bottom)
+
+    def _update_retry_buttons(self) -> None:
+        last = next((w for w in reversed(self._messages) if isinstance(w, MessageWidget)), None)
+        for w in self._messages:
+            if isinstance(w, MessageWidget):
+                w.set_retry_visible(w is last and not self.streaming)
+
+    def _scroll_to_bottom(self) -> None:
+        bar = self.scroll.verticalScrollBar()
+        QTimer.singleShot(0, lambda: bar.setValue(bar.maximum()))
+
+    # -- a turn ----------------------------------------------------------------------------
+    def send(self, text: str) -> None:
+        text = text.strip()
+        if not text or self._turn is not None or self.host.engine is None or self.case_id is None:
+            return
+        self.composer.set_text("")
+        if self.conversation is None:
+            case_id = self.case_id
+            title = _title_from(text)
+            memory = self.memory_enabled
+
+            def create(e: Any) -> Any:
+                conv = e.create_conversation(case_id, title)
+                if not memory:
+                    e.set_conversation_memory(conv.id, False)
+                    conv = next((c for c in e.list_conversations(case_id) if c.id == conv.id), conv)
+                return conv
+
+            self.composer.setEnabled(False)
+            self.host.call(
+                create,
+                lambda conv: self._created_then_send(conv, text),
+                lambda exc: (self.composer.setEnabled(True), self._add_error(exc)),
+                name="create-conversation",
+            )
+            return
+        self._start_turn(text, retry=False)
+
+    def _created_then_send(self, conv: Any, text: str) -> None:
+        self.conversation = conv
+        self._refresh_chrome()
+        self.conversationCreated.emit(conv)
+        self._start_turn(text, retry=False)
+
+    def retry(self) -> None:
+        if self._turn is not None or self.conversation is None or self.host.engine is None:
+            return
+        # drop the last reply (and any error card) from the view; the pipeline re-asks
+        while self._messages and not (
+            isinstance(self._messages[-1], MessageWidget) and self._messages[-1].role == "user"
+        ):
+            w = self._messages.pop()
+            self.column_layout.removeWidget(w)
+            w.deleteLater()
+        self._start_turn(self._last_user_text, retry=True)
+
+    def stop(self) -> None:
+        if self._turn is not None and self._turn.op is not None:
+            # only the event: the worker still returns, so the partial reply is stored
+            self._turn.op.cancel_event.set()
+
+    def _abandon_turn(self) -> None:
+        turn, self._turn = self._turn, None
+        if turn is not None and turn.op is not None:
+            turn.op.cancel_event.set()
+        self._render_timer.stop()
+        self.composer.set_streaming(False)
+
+    def _start_turn(self, text: str, *, retry: bool) -> None:
+        conv = self.conversation
+        if not retry:
+            self._add_message("user", text)
+            self._last_user_text = text
+        widget = self._add_message("assistant", "")
+        widget.set_pending(True)
+        turn = _Turn(conv.id, widget, text)
+        self._turn = turn
+        self.composer.set_streaming(True)
+        self._update_retry_buttons()
+
+        pipeline = ChatPipeline(self.host.engine, self.host.llm, i18n.current())
+        memory = self.memory_enabled
+        rename = conv.title in DEFAULT_TITLES and not retry
+
+        def work(report: Any, cancel: Any) -> Any:
+            if rename:
+                pipeline.engine.rename_conversation(conv.id, _title_from(text))
+            return pipeline.run_turn(
+                conv.id,
+                conv.case_id,
+                text,
+                memory_enabled=memory,
+                retry=retry,
+                on_prepared=lambda p: report(("prepared", [n.id for n in p.injected])),
+                on_delta=lambda d: report(("delta", d)),
+                cancel=cancel,
+            )
+
+        turn.op = run_op(
+            work,
+            on_progress=lambda v: self._turn_progress(turn, v),
+            on_success=lambda outcome: self._turn_done(turn, outcome, pipeline, rename),
+            on_failure=lambda exc: self._turn_failed(turn, exc, rename),
+            name="chat-turn",
+        )
+
+    def _turn_progress(self, turn: _Turn, value: tuple[str, Any]) -> None:
+        if turn is not self._turn:
+            return
+        kind, payload = value
+        if kind == "prepared":
+            turn.widget.set_injected(payload)
+        elif kind == "delta":
+            turn.buffer += payload
+            if not self._render_timer.isActive():
+                self._render_timer.start()
+
+    def _render_stream(self) -> None:
+        turn = self._turn
+        if turn is None:
+            return
+        bar = self.scroll.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum() - 40
+        turn.widget.set_pending(False)
+        turn.widget.set_text(turn.buffer)
+        if at_bottom:
+            self._scroll_to_bottom()
+
+    def _finish_turn_ui(self, turn: _Turn) -> bool:
+        """Common end of a turn; False when the view has moved on (another conversation)."""
+        if turn is not self._turn:
+            return False
+        self._turn = None
+        self._render_timer.stop()
+        self.composer.set_streaming(False)
+        return True
+
+    def _turn_done(self, turn: _Turn, outcome: Any, pipeline: ChatPipeline, renamed: bool) -> None:
+        self.host.report_llm_result(None)
+        if renamed:
+            self.host.conversationsChanged.emit(self.case_id)
+        if not self._finish_turn_ui(turn):
+            return
+        turn.widget.set_pending(False)
+        turn.widget.set_text(outcome.reply)
+        turn.widget.set_injected([n.id for n in outcome.prepared.injected])
+        if outcome.cancelled:
+            turn.widget.set_stopped()
+        self._update_retry_buttons()
+        if outcome.prepared.memory_enabled and not outcome.cancelled and outcome.reply.strip():
+            self._extract(turn.widget, pipeline, outcome)
+
+    def _turn_failed(self, turn: _Turn, exc: BaseException, renamed: bool) -> None:
+        log.info("chat turn failed: %r", exc)
+        self.host.report_llm_result(exc)
+        if renamed:
+            self.host.conversationsChanged.emit(self.case_id)
+        if not self._finish_turn_ui(turn):
+            return
+        if turn.buffer.strip():
+            turn.widget.set_pending(False)
+            turn.widget.set_text(turn.buffer)
+        else:
+            self._messages.remove(turn.widget)
+            self.column_layout.removeWidget(turn.widget)
+            turn.widget.deleteLater()
+        self._add_error(exc)
+        self._update_retry_buttons()
+
+    def _extract(self, widget: MessageWidget, pipeline: ChatPipeline, outcome: Any) -> None:
+        case_id = outcome.prepared.case_id
+
+        def done(results: list[Any]) -> None:
+            self.host.notify_notes_changed(case_id)
+            try:
+                widget.set_learned([r.note for r in results])
+            except RuntimeError:  # the widget was closed meanwhile
+                pass
+
+        run_op(
+            lambda: pipeline.extract(outcome),
+            on_success=done,
+            on_failure=lambda exc: (log.warning("extraction failed: %r", exc), self.host.refresh_stats()),
+            name="extract",
+        )
+
+    # -- chips -----------------------------------------------------------------------------
+    def _open_memories(self, note_ids: list[str]) -> None:
+        def fetch(e: Any) -> tuple[list[Any], int]:
+            notes, missing = [], 0
+            for nid in note_ids:
+                try:
+                    notes.append(e.get_note(nid))
+                except NotFoundError:
+                    missing += 1
+            return notes, missing
+
+        self.host.call(
+            fetch,
+            lambda r: self._popup(self.tr("Memories used for this reply"), r[0], r[1]),
+            name="fetch-memories",
+        )
+
+    def _open_learned(self, notes: list[Any]) -> None:
+        self._popup(self.tr("Learned from this turn"), notes, 0)
+
+    def _popup(self, title: str, notes: list[Any], missing: int) -> None:
+        popup = MemoriesPopup(title, notes, missing, self)
+        popup.openInNotes.connect(self.showNotesRequested)
+        popup.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        popup.open()
+        self._last_popup = popup
+
+
+def _title_from(text: str) -> str:
+    line = " ".join(text.split())
+    return line[:28] + ("…" if len(line) > 28 else "")

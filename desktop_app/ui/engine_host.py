@@ -1,0 +1,219 @@
+"""Owns the memory engine and the LLM client for the UI; every call goes through a worker.
+
+The engine is opened in the background after the window's first paint (``import lancedb``
+and the embedder take seconds). Until it is ready, calls are queued and run as soon as it
+opens, so views need not care about start-up order. Views learn about changes through the
+``*Changed`` signals and re-query; nothing is cached here except the engine itself.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from desktop_app.core.errors import EndpointUnreachableError, LLMError
+from desktop_app.core.settings import Settings
+from desktop_app.ui import llm_setup
+from desktop_app.ui.workers import Op, run_op
+
+log = logging.getLogger(__name__)
+
+EngineFactory = Callable[[Path, Any, Settings], Any]
+
+
+def default_engine_factory(data_dir: Path, llm: Any, settings: Settings) -> Any:
+    # imported in the worker: lancedb and the embedder must not delay the first paint
+    from desktop_app.memory import MemoryEngine
+
+    return MemoryEngine.open(data_dir, llm=llm, config=memory_config(settings))
+
+
+def memory_config(settings: Settings) -> Any:
+    from desktop_app.memory.types import MemoryConfig
+
+    return MemoryConfig(
+        recall_threshold=settings.recall_threshold,
+        max_memories=settings.max_memories,
+        recency_weight=settings.recency_weight,
+    )
+
+
+class EngineHost(QObject):
+    stateChanged = Signal(str)  # "loading" / "ready" / "failed"
+    failed = Signal(object)  # the exception that stopped the engine from opening
+    casesChanged = Signal()
+    notesChanged = Signal(object, object)  # (case id or None for global, origin view or None)
+    conversationsChanged = Signal(object)  # case id
+    statsChanged = Signal(object)  # EngineStats
+    llmChanged = Signal()
+    connectivityChanged = Signal(str)  # "none" (not configured) / "online" / "offline" / "unknown"
+
+    def __init__(
+        self,
+        data_dir: Path,
+        settings: Settings,
+        engine_factory: EngineFactory | None = None,
+        llm_factory: Callable[[Settings], Any] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.data_dir = data_dir
+        self.settings = settings
+        self.engine: Any = None
+        self.llm: Any = None
+        self.state = "idle"
+        self.error: BaseException | None = None
+        self.connectivity = "unknown"
+        self._factory = engine_factory or default_engine_factory
+        self._llm_factory = llm_factory or llm_setup.build_llm
+        self._queue: list[Callable[[], None]] = []
+        self._stats_timer = QTimer(self)
+        self._stats_timer.setSingleShot(True)
+        self._stats_timer.setInterval(300)  # coalesce bursts of changes into one stats query
+        self._stats_timer.timeout.connect(self._query_stats)
+        self.last_stats: Any = None
+
+    # -- life cycle ------------------------------------------------------------------------
+    def open(self) -> None:
+        if self.state in ("loading", "ready"):
+            return
+        self._set_state("loading")
+        self.llm = self._build_llm_safely()
+        llm, settings, data_dir, factory = self.llm, self.settings, self.data_dir, self._factory
+        run_op(
+            lambda: factory(data_dir, llm, settings),
+            on_success=self._opened,
+            on_failure=self._open_failed,
+            name="open-engine",
+        )
+
+    def _build_llm_safely(self) -> Any:
+        try:
+            llm = self._llm_factory(self.settings)
+        except Exception as exc:  # a broken keyring must not stop the app from opening
+            log.warning("LLM client not built: %s", exc)
+            llm = None
+        self._set_connectivity("none" if llm is None else "unknown")
+        return llm
+
+    def _opened(self, engine: Any) -> None:
+        self.engine = engine
+        self._set_state("ready")
+        queued, self._queue = self._queue, []
+        for start in queued:
+            start()
+        self.casesChanged.emit()
+        self.refresh_stats()
+
+    def _open_failed(self, exc: BaseException) -> None:
+        log.error("engine failed to open", exc_info=exc)
+        self.error = exc
+        self._set_state("failed")
+        self.failed.emit(exc)
+
+    def _set_state(self, state: str) -> None:
+        self.state = state
+        self.stateChanged.emit(state)
+
+    def close(self) -> None:
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            try:
+                engine.close()
+            except Exception:
+                log.exception("engine close failed")
+        if self.llm is not None and hasattr(self.llm, "close"):
+            try:
+                self.llm.close()
+            except Exception:
+                log.debug("llm close failed", exc_info=True)
+
+    # -- calls -----------------------------------------------------------------------------
+    def call(
+        self,
+        fn: Callable[[Any], Any],
+        on_success: Callable[[Any], None] | None = None,
+        on_failure: Callable[[BaseException], None] | None = None,
+        *,
+        name: str = "",
+        on_finally: Callable[[], None] | None = None,
+    ) -> Op | None:
+        """Run ``fn(engine)`` in a worker; queued until the engine is open.
+
+        Returns the :class:`Op`, or None when the call was queued.
+        """
+        def start() -> Op:
+            engine = self.engine
+            return run_op(
+                lambda: fn(engine),
+                on_success=on_success,
+                on_failure=on_failure,
+                on_finally=on_finally,
+                name=name or getattr(fn, "__name__", "engine-call"),
+            )
+
+        if self.engine is not None:
+            return start()
+        if self.state == "failed":
+            if on_failure is not None:
+                on_failure(self.error or RuntimeError("engine not available"))
+            return None
+        self._queue.append(start)
+        return None
+
+    def refresh_stats(self) -> None:
+        self._stats_timer.start()
+
+    def _query_stats(self) -> None:
+        self.call(lambda e: e.stats(), self._got_stats, lambda exc: log.warning("stats: %s", exc), name="stats")
+
+    def _got_stats(self, stats: Any) -> None:
+        self.last_stats = stats
+        self.statsChanged.emit(stats)
+
+    def notify_notes_changed(self, case_id: str | None, origin: object = None) -> None:
+        """Tell every view that notes of ``case_id`` changed; ``origin`` already shows it."""
+        self.notesChanged.emit(case_id, origin)
+        self.refresh_stats()
+
+    # -- the LLM ---------------------------------------------------------------------------
+    def apply_settings(self, settings: Settings) -> None:
+        """New provider / model / key or memory parameters: rebuild the client, tell the engine."""
+        self.settings = settings
+        old = self.llm
+        self.llm = self._build_llm_safely()
+        if self.engine is not None:
+            set_llm = getattr(self.engine, "set_llm", None)
+            if callable(set_llm):
+                set_llm(self.llm)
+            elif hasattr(self.engine, "llm"):
+                self.engine.llm = self.llm  # temporary, until the engine offers set_llm
+            set_config = getattr(self.engine, "set_config", None)
+            if callable(set_config):
+                set_config(memory_config(settings))
+        if old is not None and hasattr(old, "close"):
+            try:
+                old.close()
+            except Exception:
+                log.debug("old llm close failed", exc_info=True)
+        self.llmChanged.emit()
+
+    def report_llm_result(self, exc: BaseException | None) -> None:
+        """The chat tells us how the last LLM call went: drives the offline indicator."""
+        if self.llm is None:
+            self._set_connectivity("none")
+        elif exc is None:
+            self._set_connectivity("online")
+        elif isinstance(exc, EndpointUnreachableError):
+            self._set_connectivity("offline")
+        elif isinstance(exc, LLMError):
+            self._set_connectivity("online")  # it answered, just not the way we wanted
+
+    def _set_connectivity(self, value: str) -> None:
+        if value != self.connectivity:
+            self.connectivity = value
+            self.connectivityChanged.emit(value)

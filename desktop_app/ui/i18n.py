@@ -1,0 +1,57 @@
+"""Language: English source strings, Chinese from resources/translations/lexmem_zh_CN.qm."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from desktop_app.ui.resources import translations_dir
+
+log = logging.getLogger(__name__)
+
+_installed: list[QTranslator] = []
+_current = "en"
+
+
+def resolve(language: str) -> str:
+    """'' (follow the system) → 'zh_CN' or 'en'."""
+    if language in ("zh_CN", "en"):
+        return language
+    name = QLocale.system().name()  # e.g. zh_CN, zh_TW, en_US, C
+    return "zh_CN" if name.lower().startswith("zh") else "en"
+
+
+def current() -> str:
+    return _current
+
+
+def is_chinese() -> bool:
+    return _current.startswith("zh")
+
+
+def install(language: str) -> str:
+    """Install the translators for ``language`` (replacing earlier ones); returns the code used."""
+    global _current
+    app = QCoreApplication.instance()
+    for tr in _installed:
+        app.removeTranslator(tr)
+    _installed.clear()
+    lang = resolve(language)
+    _current = lang
+    if lang == "en":
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+        return lang
+    QLocale.setDefault(QLocale(QLocale.Language.Chinese, QLocale.Country.China))
+    ours = QTranslator(app)
+    if ours.load(f"lexmem_{lang}", str(translations_dir())):
+        app.installTranslator(ours)
+        _installed.append(ours)
+    else:
+        log.warning("no translation for %s in %s", lang, translations_dir())
+    # Qt's own strings (standard buttons, context menus); absent in some builds: that is fine
+    qt_tr = QTranslator(app)
+    if qt_tr.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt_tr)
+        _installed.append(qt_tr)
+    return lang

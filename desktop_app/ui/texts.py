@@ -1,0 +1,62 @@
+"""Translated wordings shared by several views (categories, statuses, error kinds)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+from desktop_app.ui import i18n
+
+# mirrors desktop_app.memory.types without importing the memory package at start-up
+# (its __init__ may pull lancedb, which must load only in the background)
+CATEGORIES: tuple[str, ...] = ("事实", "证据", "法条", "诉求", "时间线", "偏好")
+CATEGORY_LABELS_EN = {
+    "事实": "Fact", "证据": "Evidence", "法条": "Statute",
+    "诉求": "Claim", "时间线": "Timeline", "偏好": "Preference",
+}
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("Texts", text)
+
+
+def category_label(category: str | None) -> str:
+    if not category:
+        return ""
+    if i18n.is_chinese():
+        return category
+    return CATEGORY_LABELS_EN.get(category, category)
+
+
+def categories() -> list[tuple[str, str]]:
+    """(stored value, label) for every category, in display order."""
+    return [(c, category_label(c)) for c in CATEGORIES]
+
+
+def status_label(status: str) -> str:
+    return {
+        "active": _t("Active"),
+        "superseded": _t("Superseded"),
+        "archived": _t("Archived"),
+    }.get(status, status)
+
+
+def problem_text(kind: str, fallback: str) -> str:
+    """The inline chat error for a Problem.kind, in the UI language."""
+    texts = {
+        "not_configured": _t(
+            "No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, "
+            "or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it."
+        ),
+        "auth": _t("The API key was rejected. Check the key in Settings."),
+        "model_missing": _t("The model does not exist on this endpoint. Pick another model in Settings."),
+        "rate_limited": _t("The provider is rate limiting requests. Wait a moment, then retry."),
+        "unreachable": _t("The model endpoint cannot be reached. Check the network or the base URL."),
+        "bad_response": _t("The model sent an unusable answer. Try again."),
+        "llm": _t("The model call failed."),
+        "storage": _t("Reading or writing local data failed."),
+    }
+    return texts.get(kind, fallback)
+
+
+def action_label(action: str) -> str:
+    return {"settings": _t("Open Settings"), "retry": _t("Retry")}.get(action, action)
