@@ -19,6 +19,7 @@ import email.utils
 import json
 import logging
 import random
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -317,11 +318,22 @@ class ChatStream:
     def cancel(self) -> None:
         self._cancel.set()
         stream = self._stream
-        if stream is not None:
-            try:
-                stream.close()
-            except Exception:  # closing a half-read socket may raise; it is closed either way
-                log.debug("closing a cancelled stream raised", exc_info=True)
+        if stream is None:
+            return
+        # Closing the response from another thread does not wake a thread blocked in recv();
+        # shutting the socket down does (the read then fails and the iteration ends quietly).
+        try:
+            response = getattr(stream, "response", None)
+            network = response.extensions.get("network_stream") if response is not None else None
+            sock = network.get_extra_info("socket") if network is not None else None
+            if sock is not None:
+                sock.shutdown(socket.SHUT_RDWR)
+        except Exception:  # best effort: the close below still stops the stream
+            log.debug("socket shutdown on cancel failed", exc_info=True)
+        try:
+            stream.close()
+        except Exception:  # closing a half-read socket may raise; it is closed either way
+            log.debug("closing a cancelled stream raised", exc_info=True)
 
     def __iter__(self) -> Iterator[str]:
         return self._iterate()
@@ -335,6 +347,9 @@ class ChatStream:
                 self.cancelled = True
                 return
             self._stream = self._open()
+            if self._cancel.is_set():  # stopped while we waited for the response headers
+                self.cancelled = True
+                return
             try:
                 for chunk in self._stream:
                     if self._cancel.is_set():

@@ -185,7 +185,7 @@ class FakeLLMServer:
 
     def start(self) -> FakeLLMServer:
         handler = _make_handler(self)
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -214,6 +214,15 @@ class FakeLLMServer:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
+
+    def config(self, **kw: Any) -> Any:
+        """An ``LLMConfig`` for this server (key, model and a short timeout filled in)."""
+        from desktop_app.llm.client import LLMConfig
+
+        kw.setdefault("api_key", self.api_key or "sk-test")
+        kw.setdefault("chat_model", self.models[0] if self.models else "fake-chat")
+        kw.setdefault("timeout", 5.0)
+        return LLMConfig(base_url=self.base_url, **kw)
 
     # -- scripting ---------------------------------------------------------------------------
 
@@ -256,6 +265,18 @@ class FakeLLMServer:
         if self.default is not None:
             return self.default
         return Reply.fail(500, "fake server: no scripted reply left", type="server_error")
+
+
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # Clients that time out, cancel or drop keep-alive connections are normal in tests.
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            return
+        super().handle_error(request, client_address)
 
 
 def _as_reply(r: Reply | str | dict) -> Reply:

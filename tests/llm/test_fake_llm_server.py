@@ -1,0 +1,92 @@
+"""The fake server itself: wire format, recording and counting (benchmarks rely on them)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+
+from fakes.fixtures import fake_llm  # noqa: F401
+from fakes.llm_server import FakeLLMServer, Reply
+
+from desktop_app.llm.tokens import estimate_messages_tokens, estimate_tokens
+
+
+def _post(srv: FakeLLMServer, body: dict, headers: dict | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)
+    conn.request(
+        "POST",
+        "/v1/chat/completions",
+        json.dumps(body),
+        {"Content-Type": "application/json", **(headers or {})},
+    )
+    resp = conn.getresponse()
+    return resp, resp.read()
+
+
+def test_sse_format_with_usage_chunk(fake_llm):
+    fake_llm.push(Reply.text("abcdef", chunks=["abc", "def"]))
+    body = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "你好"}],
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+    resp, raw = _post(fake_llm, body)
+    assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/event-stream")
+    events = [line[6:] for line in raw.decode().split("\n\n") if line.startswith("data: ")]
+    assert events[-1] == "[DONE]"
+    chunks = [json.loads(e) for e in events[:-1]]
+    assert all(c["object"] == "chat.completion.chunk" for c in chunks)
+    assert chunks[0]["choices"][0]["delta"] == {"role": "assistant", "content": ""}
+    assert [c["choices"][0]["delta"].get("content") for c in chunks[1:3]] == ["abc", "def"]
+    assert chunks[3]["choices"][0]["finish_reason"] == "stop"
+    assert chunks[-1]["choices"] == [] and chunks[-1]["usage"]["completion_tokens"] == 2
+    assert all(c["usage"] is None for c in chunks[:-1])
+
+
+def test_records_and_counts(fake_llm):
+    messages = [{"role": "system", "content": "只输出JSON"}, {"role": "user", "content": "张三"}]
+    fake_llm.push(Reply.text("好的"))
+    resp, raw = _post(fake_llm, {"model": "m", "messages": messages}, {"Authorization": "Bearer k"})
+    assert resp.status == 200
+    data = json.loads(raw)
+    assert data["choices"][0]["message"]["content"] == "好的"
+    assert data["usage"]["prompt_tokens"] == estimate_messages_tokens(messages)
+    rec = fake_llm.requests[-1]
+    assert rec.authorization == "Bearer k" and rec.messages == messages and rec.system == "只输出JSON"
+    assert fake_llm.stats() == {
+        "calls": 1,
+        "prompt_tokens": estimate_messages_tokens(messages),
+        "completion_tokens": estimate_tokens("好的"),
+        "total_tokens": estimate_messages_tokens(messages) + estimate_tokens("好的"),
+    }
+
+
+def test_responder_and_default():
+    def responder(body):
+        return {"echo": body["messages"][-1]["content"]} if body["model"] == "echo" else None
+
+    with FakeLLMServer(responder=responder) as srv:
+        _, raw = _post(srv, {"model": "echo", "messages": [{"role": "user", "content": "hi"}]})
+        assert json.loads(json.loads(raw)["choices"][0]["message"]["content"]) == {"echo": "hi"}
+        resp, raw = _post(srv, {"model": "other", "messages": []})
+        assert resp.status == 500 and b"no scripted reply" in raw
+        srv.default = Reply.text("fallback")
+        _, raw = _post(srv, {"model": "other", "messages": []})
+        assert json.loads(raw)["choices"][0]["message"]["content"] == "fallback"
+
+
+def test_refusal_does_not_consume_the_queue():
+    with FakeLLMServer(json_schema=False) as srv:
+        srv.push(Reply.text("queued"))
+        resp, raw = _post(
+            srv, {"model": "m", "messages": [], "response_format": {"type": "json_schema"}}
+        )
+        assert resp.status == 400 and b"unavailable" in raw
+        assert srv.pending == 1
+
+
+def test_retry_after_header(fake_llm):
+    fake_llm.push(Reply.fail(429, "slow", retry_after=7))
+    resp, _ = _post(fake_llm, {"model": "m", "messages": []})
+    assert resp.status == 429 and resp.getheader("Retry-After") == "7"
