@@ -143,6 +143,7 @@ class MemoryEngine:
         index = NoteIndex(data_dir / INDEX_DIR, embedder.dim)
         engine = cls(data_dir, store, index, embedder, config or MemoryConfig(), llm)
         engine._reconcile_index(progress)
+        index.on_write = engine._record_index_version
         return engine
 
     def close(self) -> None:
@@ -189,9 +190,20 @@ class MemoryEngine:
         dirty = [r[0] for r in self._store.query("SELECT id FROM notes WHERE index_dirty = 1")]
         if dirty:
             self._reindex(dirty)
+        # The index version recorded with the last write says whether index and database
+        # still belong together; a restored database or a replaced index breaks that, and
+        # only then are the id sets compared (O(n)); otherwise opening stays O(1).
         total = self._store.query_one("SELECT COUNT(*) FROM notes")[0]
-        if self._index.count() != total:
+        recorded = self._store.get_meta("index_version")
+        if self._index.count() != total or recorded != str(self._index.version):
             self._repair_index(progress)
+        self._record_index_version(self._index.version)
+
+    def _record_index_version(self, version: int) -> None:
+        if self._store.get_meta("index_version") == str(version):
+            return
+        with self._store.write() as conn:
+            Store.set_meta(conn, "index_version", str(version))
 
     def _repair_index(self, progress: ProgressCallback | None) -> None:
         """Rows missing on either side are repaired (only run when the counts disagree)."""
@@ -999,7 +1011,11 @@ class MemoryEngine:
                 break
             if hit in chosen or hit.note.status != "active":
                 continue
-            if sims.get(hit.note.id, 0.0) >= cfg.recall_threshold or hit.parts.text_rank == 1:
+            # Either the meaning is close, or the exact words matched well (a full-text hit
+            # near the top) while the meaning is at least loosely related.
+            sim = sims.get(hit.note.id, 0.0)
+            words_match = hit.parts.text_rank is not None and hit.parts.text_rank <= 3
+            if sim >= cfg.recall_threshold or (words_match and sim >= cfg.recall_threshold / 2):
                 chosen.append(hit)
         chosen = chosen[: cfg.max_memories]
         if chosen:

@@ -12,7 +12,7 @@ import re
 import shutil
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -54,7 +54,9 @@ def scope_filter(case_id: str | None, *, include_inactive: bool = False) -> str:
 
 
 class NoteIndex:
-    def __init__(self, folder: Path, dim: int) -> None:
+    def __init__(
+        self, folder: Path, dim: int, on_write: Callable[[int], None] | None = None
+    ) -> None:
         import lancedb
 
         self.folder = folder
@@ -64,6 +66,9 @@ class NoteIndex:
         self._table = None
         self._fts_ready = False
         self._writes_since_optimize = 0
+        #: called with the table version after every write, so the owner can record which
+        #: version of the index matches its data (see MemoryEngine._reconcile_index)
+        self.on_write = on_write
         self._open_existing()
 
     # -- life cycle ----------------------------------------------------------------------
@@ -100,6 +105,15 @@ class NoteIndex:
     def is_open(self) -> bool:
         return self._table is not None
 
+    @property
+    def version(self) -> int:
+        with self._lock:
+            return self._table.version if self._table is not None else -1
+
+    def _notify(self) -> None:
+        if self.on_write is not None and self._table is not None:
+            self.on_write(self._table.version)
+
     def reset(self) -> None:
         """Drop everything and start an empty table (the caller refills it from SQLite)."""
         with self._lock:
@@ -113,6 +127,7 @@ class NoteIndex:
             if table_dir.exists():
                 shutil.rmtree(table_dir, ignore_errors=True)
             self._table = self._db.create_table(TABLE, schema=self._schema(), mode="overwrite")
+            self._notify()
 
     def count(self) -> int:
         with self._lock:
@@ -188,6 +203,7 @@ class NoteIndex:
         self._writes_since_optimize += 1
         if self._writes_since_optimize >= OPTIMIZE_EVERY_WRITES:
             self.optimize()
+        self._notify()
 
     def _create_fts(self) -> None:
         from lancedb.index import FTS
@@ -218,6 +234,7 @@ class NoteIndex:
                 return
             self._table.optimize(cleanup_older_than=timedelta(days=1))
             self._writes_since_optimize = 0
+            self._notify()
 
     def purge_deleted(self) -> None:
         """Make deletions physical: rewrite the files that held deleted rows, rebuild the
@@ -244,6 +261,7 @@ class NoteIndex:
                 warnings.simplefilter("ignore", UserWarning)
                 self._table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
             self._writes_since_optimize = 0
+            self._notify()
 
     # -- reads ---------------------------------------------------------------------------
 
