@@ -54,7 +54,7 @@ def synthetic_graph(
     while len(edges) < m and tries < 10 * m + 100 and n > 1:
         tries += 1
         a = int(rng.integers(n))
-        pool = members[topic[a]] if rng.random() < 0.9 and len(members[topic[a]]) > 1 else None
+        pool = members[topic[a]] if rng.random() < 0.97 and len(members[topic[a]]) > 1 else None
         b = int(rng.choice(pool)) if pool is not None else int(rng.integers(n))
         if a == b or (a, b) in edges or (b, a) in edges:
             continue

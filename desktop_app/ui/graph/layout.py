@@ -31,10 +31,10 @@ NEAR_CAP = 8
 @dataclass(frozen=True, slots=True)
 class LayoutParams:
     k: float = 60.0  # ideal link length, in scene units
-    iterations: int = 220
+    iterations: int = 160
     #: iterations when most nodes already have saved positions (only new ones move)
     incremental_iterations: int = 90
-    gravity: float = 0.04  # pull towards the centre, keeps components together
+    gravity: float = 1.0  # linear pull to the centre: keeps lone notes and components near
     seed: int = 0
     #: how far old (saved) nodes may move relative to new ones; 0 pins them
     fixed_mobility: float = 0.0
@@ -243,6 +243,11 @@ def run_layout(
         yield LayoutStep(0, pos.copy(), 0.0, True)
         return
     mobility = np.where(was_known, p.fixed_mobility, 1.0)
+    # notes without links have nothing but gravity to hold them against the repulsion of
+    # the whole map; a stronger pull keeps them at its rim instead of far out in the void
+    linked = np.zeros(n, bool)
+    linked[e.ravel()] = True
+    pull = p.gravity * np.where(linked, 1.0, 4.0)[:, None]
     incremental = bool(was_known.any())
     iters = p.incremental_iterations if incremental else p.iterations
     # a fresh layout may travel across the whole map; an incremental one only locally
@@ -253,7 +258,7 @@ def run_layout(
     for it in range(iters):
         centre = pos[was_known].mean(0) if incremental else pos.mean(0)
         f = repulsion(pos, p.k, rot=it) + attraction(pos, e, weights, p.k)
-        f -= p.gravity * (pos - centre) * (1.0 + np.sqrt(n) * 0.02)
+        f -= pull * (pos - centre)
         norm = np.sqrt((f * f).sum(1))
         step = np.minimum(norm, t) / np.maximum(norm, 1e-12)
         move = f * (step * mobility)[:, None]
