@@ -57,9 +57,7 @@ class DroppingKeyring(MemoryKeyring):
 
 
 # A stand-in for keyrings.alt's PlaintextKeyring (not installed, and never should be).
-PlaintextKeyring = type(
-    "PlaintextKeyring", (MemoryKeyring,), {"__module__": "keyrings.alt.file"}
-)
+PlaintextKeyring = type("PlaintextKeyring", (MemoryKeyring,), {"__module__": "keyrings.alt.file"})
 EncryptedKeyring = type("EncryptedKeyring", (MemoryKeyring,), {"__module__": "keyrings.alt.file"})
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import http.client
 import json
 
-from fakes.fixtures import fake_llm  # noqa: F401
 from fakes.llm_server import FakeLLMServer, Reply
 
 from desktop_app.llm.tokens import estimate_messages_tokens, estimate_tokens
+
+# The fake_llm / fake_deepseek fixtures (also registered by tests/conftest.py, if it lists them).
+pytest_plugins = ["fakes.fixtures"]
 
 
 def _post(srv: FakeLLMServer, body: dict, headers: dict | None = None):
@@ -53,7 +55,9 @@ def test_records_and_counts(fake_llm):
     assert data["choices"][0]["message"]["content"] == "好的"
     assert data["usage"]["prompt_tokens"] == estimate_messages_tokens(messages)
     rec = fake_llm.requests[-1]
-    assert rec.authorization == "Bearer k" and rec.messages == messages and rec.system == "只输出JSON"
+    assert (
+        rec.authorization == "Bearer k" and rec.messages == messages and rec.system == "只输出JSON"
+    )
     assert fake_llm.stats() == {
         "calls": 1,
         "prompt_tokens": estimate_messages_tokens(messages),

@@ -8,7 +8,6 @@ import threading
 import time
 
 import pytest
-from fakes.fixtures import fake_llm  # noqa: F401  (fixture, until conftest registers the plugin)
 from fakes.llm_server import FakeLLMServer, Reply
 
 from desktop_app.core.errors import (
@@ -27,6 +26,9 @@ from desktop_app.llm import (
     estimate_messages_tokens,
     estimate_tokens,
 )
+
+# The fake_llm / fake_deepseek fixtures (also registered by tests/conftest.py, if it lists them).
+pytest_plugins = ["fakes.fixtures"]
 
 MSG = [{"role": "user", "content": "你好，请介绍一下你自己"}]
 
@@ -103,7 +105,10 @@ def test_chat_model_and_memory_model_are_distinct(fake_llm):
 @pytest.mark.parametrize(
     ("reply", "error"),
     [
-        (Reply.fail(401, "Incorrect API key provided", code="invalid_api_key"), AuthenticationError),
+        (
+            Reply.fail(401, "Incorrect API key provided", code="invalid_api_key"),
+            AuthenticationError,
+        ),
         (Reply.fail(403, "forbidden", code="permission_denied"), AuthenticationError),
         (Reply.model_not_found("gpt-9"), ModelNotFoundError),
         (Reply.fail(404, "no route"), EndpointUnreachableError),
@@ -240,7 +245,12 @@ def test_all_errors_are_llm_errors():
 def test_stream_yields_deltas_and_final_usage(fake_llm):
     meter = TokenMeter()
     client, _ = make(fake_llm, meter=meter)
-    fake_llm.push(Reply.text("根据《消费者权益保护法》第二十四条，", chunks=["根据", "《消费者权益保护法》", "第二十四条，"]))
+    fake_llm.push(
+        Reply.text(
+            "根据《消费者权益保护法》第二十四条，",
+            chunks=["根据", "《消费者权益保护法》", "第二十四条，"],
+        )
+    )
     stream = client.stream_chat(MSG)
     deltas = list(stream)
     assert deltas == ["根据", "《消费者权益保护法》", "第二十四条，"]
@@ -258,7 +268,9 @@ def test_stream_without_usage_chunk_is_estimated(fake_llm):
     fake_llm.push(Reply.text("hello world", usage=False))
     stream = client.stream_chat(MSG)
     assert "".join(stream) == "hello world"
-    assert stream.usage.estimated and stream.usage.completion_tokens == estimate_tokens("hello world")
+    assert stream.usage.estimated and stream.usage.completion_tokens == estimate_tokens(
+        "hello world"
+    )
 
 
 def test_stream_cancel_event_stops_early(fake_llm):

@@ -4,10 +4,12 @@ openai 3.x reads: see desktop_app/llm/client.py)."""
 from __future__ import annotations
 
 import pytest
-from fakes.fixtures import fake_llm  # noqa: F401
 from fakes.llm_server import FakeLLMServer, Reply
 
 from desktop_app.llm import JsonModeCache, LLMClient
+
+# The fake_llm / fake_deepseek fixtures (also registered by tests/conftest.py, if it lists them).
+pytest_plugins = ["fakes.fixtures"]
 
 MSG = [{"role": "user", "content": "hi"}]
 

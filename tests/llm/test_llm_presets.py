@@ -21,7 +21,10 @@ def test_presets_match_the_design():
 def test_key_ids():
     assert key_id_for("deepseek") == "api-key/deepseek"
     assert key_id_for("deepseek", "https://API.deepseek.com/v1/") == "api-key/deepseek"
-    assert key_id_for("deepseek", "https://proxy.example/v1") == "api-key/custom/https://proxy.example/v1"
+    assert (
+        key_id_for("deepseek", "https://proxy.example/v1")
+        == "api-key/custom/https://proxy.example/v1"
+    )
     assert key_id_for("custom", "https://x.example/v1/") == "api-key/custom/https://x.example/v1"
     with pytest.raises(ValueError):
         key_id_for("custom")

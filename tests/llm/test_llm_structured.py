@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from fakes.fixtures import fake_deepseek, fake_llm  # noqa: F401
 from fakes.llm_server import FakeLLMServer, Reply
 
 from desktop_app.core.errors import AuthenticationError, BadResponseError
@@ -18,6 +17,9 @@ from desktop_app.llm import (
     extract_json,
     schema_errors,
 )
+
+# The fake_llm / fake_deepseek fixtures (also registered by tests/conftest.py, if it lists them).
+pytest_plugins = ["fakes.fixtures"]
 
 SCHEMA = {
     "type": "object",
@@ -33,7 +35,10 @@ GOOD = {"keywords": ["笔记本电脑", "8999元"], "category": "事实", "score
 
 def _client(srv: FakeLLMServer, cache: JsonModeCache | None = None, **kw) -> LLMClient:
     return LLMClient(
-        srv.config(**kw), mode_cache=cache or JsonModeCache(), sleep=lambda s: None, meter=TokenMeter()
+        srv.config(**kw),
+        mode_cache=cache or JsonModeCache(),
+        sleep=lambda s: None,
+        meter=TokenMeter(),
     )
 
 
@@ -83,7 +88,11 @@ def test_mode_is_remembered_per_model(fake_deepseek):
 def test_both_refused_falls_back_to_text_with_fenced_json():
     with FakeLLMServer(json_schema=False, json_object=False) as srv:
         cache = JsonModeCache()
-        srv.push(Reply.text("好的，结果如下：\n```json\n" + json.dumps(GOOD, ensure_ascii=False) + "\n```\n"))
+        srv.push(
+            Reply.text(
+                "好的，结果如下：\n```json\n" + json.dumps(GOOD, ensure_ascii=False) + "\n```\n"
+            )
+        )
         assert _ask(_client(srv, cache))[0] == GOOD
         formats = [r.response_format for r in srv.requests]
         assert formats == [
