@@ -234,6 +234,8 @@ class MemoryEngine:
         self, ids: Sequence[str], progress: ProgressCallback | None = None, batch: int = 512
     ) -> None:
         total = len(ids)
+        if not total:
+            return
         if progress:
             progress(0, total)
         for start in range(0, total, batch):
@@ -245,8 +247,7 @@ class MemoryEngine:
                 self._mark_indexed([n.id for n in notes])
             if progress:
                 progress(min(start + batch, total), total)
-        if total:
-            self._index.optimize()
+        self._index.optimize()
 
     def _mark_indexed(self, ids: Sequence[str]) -> None:
         with self._store.write() as conn:

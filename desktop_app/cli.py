@@ -1,0 +1,168 @@
+"""``lexmem-cli``: the memory engine from a terminal, through the public API only."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from desktop_app.core.errors import LexMemError
+
+DEMO_FILE = "zhang_san_laptop.jsonl"
+
+
+def demo_path() -> Path:
+    from desktop_app.core.resources import resource_path
+
+    return resource_path("demo", DEMO_FILE)
+
+
+def _default_data_dir() -> Path:
+    from desktop_app.core.paths import default_data_dir
+
+    return default_data_dir()
+
+
+def _resolve_case(engine, case: str | None) -> str | None:
+    """A case given by id or by (unique) name; None means the global scope."""
+    if not case:
+        return None
+    cases = engine.list_cases(include_archived=True)
+    for c in cases:
+        if c.id == case:
+            return c.id
+    named = [c for c in cases if c.name == case]
+    if len(named) == 1:
+        return named[0].id
+    raise LexMemError(f"no unique case named {case!r}", user_message=f"找不到案件：{case} / No such case: {case}")
+
+
+def _print(obj: object, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(obj, ensure_ascii=False, indent=2, default=str))
+    elif isinstance(obj, list):
+        for line in obj:
+            print(line)
+    else:
+        print(obj)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="lexmem-cli", description="LexMem 律记 — memory engine CLI")
+    parser.add_argument("--data-dir", type=Path, default=None, help="data folder (default: the app's)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("stats", help="counts of cases, notes, links, jobs")
+    sub.add_parser("cases", help="list the cases")
+    demo = sub.add_parser("demo", help="load the bundled demo case (once) and show it")
+    demo.add_argument("--query", default="电脑是什么时候买的？花了多少钱？")
+
+    add = sub.add_parser("add", help="add one note")
+    add.add_argument("content")
+    add.add_argument("--case", help="case id or name (default: global scope)")
+    add.add_argument("--category")
+
+    search = sub.add_parser("search", help="hybrid search in a case (plus global notes)")
+    search.add_argument("query")
+    search.add_argument("--case")
+    search.add_argument("-k", type=int, default=5)
+
+    imp = sub.add_parser("import", help="import notes from JSON Lines (all or nothing)")
+    imp.add_argument("path", type=Path)
+    imp.add_argument("--case", help="target case; default: the file's case header")
+
+    exp = sub.add_parser("export", help="export a case's notes")
+    exp.add_argument("path", type=Path)
+    exp.add_argument("--case")
+    exp.add_argument("--format", choices=["jsonl", "markdown"], default="jsonl")
+
+    sub.add_parser("rebuild-index", help="rebuild the search index from the database")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from desktop_app.memory import MemoryEngine
+
+    data_dir = args.data_dir or _default_data_dir()
+
+    def progress(done: int, total: int) -> None:
+        print(f"\r  {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
+
+    try:
+        with MemoryEngine.open(data_dir, progress=progress) as engine:
+            return _run(engine, args)
+    except LexMemError as exc:
+        print(f"错误 / error: {exc.user_message}", file=sys.stderr)
+        print(f"  ({exc})", file=sys.stderr)
+        return 2
+
+
+def _run(engine, args) -> int:
+    if args.command == "stats":
+        s = engine.stats()
+        _print(
+            {"data_dir": str(engine.data_dir), "cases": s.cases, "notes": s.notes_total,
+             "active": s.notes_active, "links": s.links, "pending_jobs": s.pending_jobs,
+             "index_rows": s.index_rows, "embedder": s.embedder_id},
+            True,
+        )
+    elif args.command == "cases":
+        rows = [{"id": c.id, "name": c.name, "archived": c.archived,
+                 "notes": engine.count_notes(c.id)} for c in engine.list_cases(include_archived=True)]
+        _print(rows if args.json else [f"{r['id']}  {r['name']}  ({r['notes']} notes)" for r in rows], args.json)
+    elif args.command == "demo":
+        demo_case = next((c for c in engine.list_cases() if c.name.endswith("（示例）")), None)
+        if demo_case is None:
+            results = engine.import_jsonl(demo_path())
+            demo_case = engine.get_case(results[0].note.case_id)
+            print(f"已载入示例案件 / demo case loaded: {demo_case.name} ({len(results)} notes)")
+        print(f"案件 / case: {demo_case.name}\n问 / query: {args.query}")
+        _print_hits(engine.search(args.query, case_id=demo_case.id, k=5), args.json)
+    elif args.command == "add":
+        r = engine.add_note(args.content, case_id=_resolve_case(engine, args.case), category=args.category)
+        _print({"id": r.note.id, "action": r.action, "category": r.note.category,
+                "keywords": r.note.keywords, "linked": r.linked}, True)
+    elif args.command == "search":
+        _print_hits(engine.search(args.query, case_id=_resolve_case(engine, args.case), k=args.k), args.json)
+    elif args.command == "import":
+        results = engine.import_jsonl(args.path, case_id=_resolve_case(engine, args.case))
+        added = sum(r.action == "added" for r in results)
+        print(f"导入 {len(results)} 条，新增 {added} 条 / imported {len(results)}, {added} new")
+    elif args.command == "export":
+        case_id = _resolve_case(engine, args.case)
+        write = engine.export_markdown if args.format == "markdown" else engine.export_jsonl
+        print(f"导出 {write(args.path, case_id)} 条 / exported to {args.path}")
+    elif args.command == "rebuild-index":
+        print(f"重建索引 {engine.rebuild_index()} 条 / index rebuilt")
+    return 0
+
+
+def _print_hits(hits, as_json: bool) -> None:
+    rows = [
+        {"score": round(h.score, 4), "id": h.note.id, "category": h.note.category,
+         "content": h.note.content, "vector_rank": h.parts.vector_rank,
+         "text_rank": h.parts.text_rank, "link_bonus": round(h.parts.link_bonus, 4),
+         "pinned": h.parts.pinned}
+        for h in hits
+    ]
+    if as_json:
+        _print(rows, True)
+        return
+    for r in rows:
+        why = []
+        if r["vector_rank"]:
+            why.append(f"语义#{r['vector_rank']}")
+        if r["text_rank"]:
+            why.append(f"全文#{r['text_rank']}")
+        if r["link_bonus"]:
+            why.append("关联")
+        if r["pinned"]:
+            why.append("置顶")
+        print(f"{r['score']:.3f}  [{r['category']}] {r['content']}  ({', '.join(why)})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""lexmem-cli, run as a user would (a subprocess), against a temp data folder."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def cli(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_app.cli", "--data-dir", str(data), *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def demo_data(tmp_path_factory) -> Path:
+    data = tmp_path_factory.mktemp("cli") / "data"
+    proc = cli(data, "demo")
+    assert proc.returncode == 0, proc.stderr
+    assert "示例案件" in proc.stdout and "8999" in proc.stdout
+    return data
+
+
+def test_demo_then_search_stats_export_roundtrip(demo_data, tmp_path):
+    stats = json.loads(cli(demo_data, "stats").stdout)
+    assert stats["notes"] == stats["index_rows"] == 27
+    case = "张三诉某电商平台买卖合同纠纷（示例）"
+    hits = json.loads(cli(demo_data, "--json", "search", "检测报告说屏幕是什么问题", "--case", case).stdout)
+    assert "出厂缺陷" in hits[0]["content"]
+
+    exported = tmp_path / "case.jsonl"
+    assert cli(demo_data, "export", str(exported), "--case", case).returncode == 0
+    fresh = tmp_path / "fresh"
+    proc = cli(fresh, "import", str(exported))
+    assert proc.returncode == 0, proc.stderr
+    # the case notes come back in a new case; the global preferences are not in a case export
+    assert json.loads(cli(fresh, "stats").stdout)["notes"] == 25
+
+    markdown = tmp_path / "case.md"
+    assert cli(demo_data, "export", str(markdown), "--case", case, "--format", "markdown").returncode == 0
+    assert "## 证据 / Evidence" in markdown.read_text(encoding="utf-8")
+
+
+def test_add_and_rebuild_index(tmp_path):
+    data = tmp_path / "data"
+    added = json.loads(cli(data, "add", "以后回复都先给结论").stdout)
+    assert added["action"] == "added" and added["category"] == "偏好"
+    assert json.loads(cli(data, "add", "以后回复都先给结论。").stdout)["action"] == "unchanged"
+    assert cli(data, "rebuild-index").returncode == 0
+    hits = json.loads(cli(data, "--json", "search", "回复先说结论").stdout)
+    assert hits[0]["id"] == added["id"]
+
+
+def test_bad_import_is_all_or_nothing(tmp_path):
+    data = tmp_path / "data"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        '{"case": {"name": "坏文件"}}\n{"content": "第一条是好的"}\n{"content": "第二条也好"}\n{"content": 42}\n',
+        encoding="utf-8",
+    )
+    proc = cli(data, "import", str(bad))
+    assert proc.returncode == 2
+    assert "第 4 行" in proc.stderr and "line 4" in proc.stderr
+    stats = json.loads(cli(data, "stats").stdout)
+    assert stats["notes"] == 0 and stats["cases"] == 0
+    bad.write_text('{"content": "ok"}\n{not json}\n', encoding="utf-8")
+    proc = cli(data, "import", str(bad))
+    assert proc.returncode == 2 and "第 2 行" in proc.stderr
+    assert json.loads(cli(data, "stats").stdout)["notes"] == 0
