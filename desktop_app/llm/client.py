@@ -73,6 +73,30 @@ class LLMConfig:
     def effective_memory_model(self) -> str:
         return self.memory_model or self.chat_model
 
+    @classmethod
+    def for_preset(
+        cls,
+        provider_id: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        chat_model: str | None = None,
+        memory_model: str | None = None,
+        **kw: Any,
+    ) -> LLMConfig:
+        """A config from a preset, with the user's overrides (empty values keep the preset's)."""
+        from .presets import get_preset
+
+        p = get_preset(provider_id)
+        return cls(
+            base_url=base_url or p.base_url,
+            api_key=api_key,
+            chat_model=chat_model or p.chat_model,
+            memory_model=memory_model or p.memory_model or None,
+            json_mode_hint=kw.pop("json_mode_hint", p.json_mode_hint),
+            **kw,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ChatResult:
@@ -525,15 +549,20 @@ class LLMClient:
             kwargs["temperature"] = temperature
 
         def open_stream() -> Any:
-            return self._call_refusal_as_error(
-                lambda: self._client.chat.completions.create(
-                    model=model,
-                    messages=list(messages),
-                    stream=True,
-                    stream_options={"include_usage": True},
-                    **kwargs,
+            def create(with_usage: bool) -> Any:
+                extra = {"stream_options": {"include_usage": True}} if with_usage else {}
+                return self._client.chat.completions.create(
+                    model=model, messages=list(messages), stream=True, **extra, **kwargs
                 )
-            )
+
+            try:
+                return self._call(lambda: create(True))
+            except openai.APIStatusError as exc:
+                # Some older servers and proxies reject stream_options: stream without it (the
+                # usage is then estimated) rather than fail the chat.
+                if "stream_options" not in str(exc.body or exc):
+                    raise map_openai_error(exc) from exc
+                return self._call_refusal_as_error(lambda: create(False))
 
         return ChatStream(
             open_stream, list(messages), cancel, lambda u: self.meter.record(purpose, u)

@@ -349,3 +349,22 @@ def test_test_connection_falls_back_to_chat_without_models_route(fake_llm):
     fake_llm.push(Reply.text("pong"))
     assert client.test_connection() == []
     assert fake_llm.calls == 1
+
+
+def test_stream_without_stream_options_support(fake_llm):
+    client, _ = make(fake_llm)
+    fake_llm.push(
+        Reply.fail(400, "Unrecognized request argument supplied: stream_options"), Reply.text("hi")
+    )
+    stream = client.stream_chat(MSG)
+    assert "".join(stream) == "hi" and stream.usage.estimated
+    assert "stream_options" not in fake_llm.requests[-1].body
+
+
+def test_config_for_preset():
+    cfg = LLMConfig.for_preset("deepseek", api_key="k")
+    assert cfg.base_url == "https://api.deepseek.com/v1" and cfg.chat_model == "deepseek-chat"
+    assert cfg.json_mode_hint == "json_object"
+    cfg = LLMConfig.for_preset("ollama", chat_model="qwen3:8b", timeout=30)
+    assert cfg.effective_memory_model == "qwen3:8b" and cfg.api_key is None and cfg.timeout == 30
+    assert LLMConfig.for_preset("custom", base_url="http://x/v1").base_url == "http://x/v1"

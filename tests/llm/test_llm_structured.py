@@ -7,6 +7,8 @@ import json
 
 import pytest
 from fakes.llm_server import FakeLLMServer, Reply
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from desktop_app.core.errors import AuthenticationError, BadResponseError
 from desktop_app.llm import (
@@ -14,6 +16,7 @@ from desktop_app.llm import (
     LLMClient,
     SchemaValidationError,
     TokenMeter,
+    estimate_tokens,
     extract_json,
     schema_errors,
 )
@@ -230,3 +233,35 @@ def test_extract_json_braces_inside_strings():
 def test_extract_json_failures(text):
     with pytest.raises(ValueError):
         extract_json(text)
+
+
+_JSON_LEAF = st.none() | st.booleans() | st.integers() | st.text(max_size=20)
+_JSON = st.recursive(
+    _JSON_LEAF,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    obj=st.dictionaries(st.text(max_size=8), _JSON, max_size=5),
+    prefix=st.text(alphabet=st.characters(blacklist_characters="{}[]`<"), max_size=30),
+    suffix=st.text(alphabet=st.characters(blacklist_characters="{}[]`<"), max_size=30),
+    fenced=st.booleans(),
+)
+def test_extract_json_finds_any_object_in_prose(obj, prefix, suffix, fenced):
+    body = json.dumps(obj, ensure_ascii=False)
+    if fenced:
+        body = f"\n```json\n{body}\n```\n"
+    assert extract_json(prefix + body + suffix) == obj
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(max_size=60))
+def test_estimate_tokens_is_bounded(text):
+    n = estimate_tokens(text)
+    assert 0 <= n <= len(text)
+    assert (n == 0) == (text == "")
