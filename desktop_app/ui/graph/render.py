@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from desktop_app.memory.types import CATEGORIES, LINK_KINDS, NOTE_STATUSES
 
 from . import style
+from .compat import guard_none_refcount
 from .model import GraphModel
 
 #: zoom (screen pixels per scene unit) below which labels and weak links are dropped
@@ -69,6 +70,7 @@ def _palette_slots(model: GraphModel) -> np.ndarray:
 
 class Renderer:
     def __init__(self) -> None:
+        guard_none_refcount()  # exports and benchmarks paint without a GraphView
         self.sprites = style.SpriteCache()
         self.font = QFont()
         self.font.setPointSizeF(8.0)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QVBoxLayout, QWidg
 from desktop_app.memory.types import Graph
 
 from .canvas import GraphCanvas
+from .compat import guard_none_refcount
 from .controls import GraphControls
 from .detail import DetailPanel, HistoryProvider, NoteProvider
 from .export import export_image
@@ -49,6 +50,7 @@ class GraphView(QWidget):
         history_provider: HistoryProvider | None = None,
         layout_params: LayoutParams | None = None,
     ) -> None:
+        guard_none_refcount()  # before the first paint: see compat.py
         super().__init__(parent)
         self.layout_params = layout_params or LayoutParams()
         self.controls = GraphControls(self)

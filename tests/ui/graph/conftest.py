@@ -6,7 +6,11 @@ import numpy as np
 import pytest
 
 from desktop_app.memory.types import Graph
+from desktop_app.ui.graph.compat import guard_none_refcount
 from desktop_app.ui.graph.demo import synthetic_graph
+
+# PySide6 6.12 on Python 3.11 leaks references to None (see compat.py): guard first
+guard_none_refcount()
 
 
 def _grid_positions(graph: Graph, step: float = 80.0) -> dict[str, tuple[float, float]]:
