@@ -6,9 +6,18 @@ import os
 
 import pytest
 
+pytest_plugins = ["fakes.fixtures"]
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The tests never talk to a real provider; a stale key in the environment must change nothing.
-for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_CUSTOM_HEADERS", "OPENAI_ORG_ID"):
+for _var in (
+    "OPENAI_API_KEY",
+    "OPENAI_ADMIN_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_CUSTOM_HEADERS",
+    "OPENAI_ORG_ID",
+    "OPENAI_PROJECT_ID",
+):
     os.environ.pop(_var, None)
 
 
