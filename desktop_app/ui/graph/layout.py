@@ -30,8 +30,8 @@ NEAR_CAP = 8
 
 @dataclass(frozen=True, slots=True)
 class LayoutParams:
-    k: float = 60.0  # ideal link length, in scene units
-    iterations: int = 160
+    k: float = 80.0  # ideal link length, in scene units (about 4 node radii)
+    iterations: int = 130
     #: iterations when most nodes already have saved positions (only new ones move)
     incremental_iterations: int = 90
     gravity: float = 1.0  # linear pull to the centre: keeps lone notes and components near
@@ -247,7 +247,9 @@ def run_layout(
     # the whole map; a stronger pull keeps them at its rim instead of far out in the void
     linked = np.zeros(n, bool)
     linked[e.ravel()] = True
-    pull = p.gravity * np.where(linked, 1.0, 4.0)[:, None]
+    # small maps need little pull (it would crush clusters); big ones need it to stay round
+    g = p.gravity * min(1.0, np.sqrt(n / 1000.0))
+    pull = g * np.where(linked, 1.0, 4.0)[:, None]
     incremental = bool(was_known.any())
     iters = p.incremental_iterations if incremental else p.iterations
     # a fresh layout may travel across the whole map; an incremental one only locally

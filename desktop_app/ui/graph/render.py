@@ -268,11 +268,16 @@ class Renderer:
             idx = np.array([i for i in (f.selected, f.hovered) if 0 <= i < m.n and on[i]], np.int64)
         if len(idx) == 0:
             return
-        if len(idx) > MAX_LABELS:  # the biggest (most linked) nodes keep their labels
-            idx = idx[np.argsort(-m.radius[idx], kind="stable")[:MAX_LABELS]]
+        # the biggest (most linked) nodes get their labels first
+        idx = idx[np.argsort(-m.radius[idx], kind="stable")[:MAX_LABELS]]
+        first = [i for i in (f.selected, f.hovered) if 0 <= i < m.n and on[i]]
+        idx = np.concatenate([np.array(first, np.int64), idx[~np.isin(idx, first)]])
         p.setFont(self.font)
         fm = self._fm
         asc = fm.ascent()
+        line = fm.height()
+        taken: set[tuple[int, int]] = set()  # coarse cells already holding a label
+        drawn = 0
         for i in idx:
             node = m.graph.nodes[i]
             text = _CATEGORY_TEXT[m.category[i]]
@@ -281,6 +286,16 @@ class Renderer:
                 text = f"{text} · {summary}"
             tw = fm.horizontalAdvance(text)
             x, y = scr[i]
+            top = y + rad[i] + 3
+            # greedy de-cluttering: biggest nodes first, a label that would overlap one
+            # already drawn is skipped (the selected/hovered one always shows)
+            row = int(top // line)
+            cols = range(int((x - tw / 2) // 24), int((x + tw / 2) // 24) + 1)
+            cells = [(c, r) for c in cols for r in (row, row + 1)]
+            if i not in (f.selected, f.hovered) and any(c in taken for c in cells):
+                continue
+            taken.update(cells)
             p.setPen(style.DIM_LABEL_COLOUR if f.dimmed[i] else style.LABEL_COLOUR)
-            p.drawText(QPointF(x - tw / 2, y + rad[i] + 3 + asc), text)
-        self.last_labels_drawn = len(idx)
+            p.drawText(QPointF(x - tw / 2, top + asc), text)
+            drawn += 1
+        self.last_labels_drawn = drawn
