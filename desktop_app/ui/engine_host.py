@@ -82,26 +82,27 @@ class EngineHost(QObject):
         if self.state in ("loading", "ready"):
             return
         self._set_state("loading")
-        self.llm = self._build_llm_safely()
-        llm, settings, data_dir, factory = self.llm, self.settings, self.data_dir, self._factory
-        run_op(
-            lambda: factory(data_dir, llm, settings),
-            on_success=self._opened,
-            on_failure=self._open_failed,
-            name="open-engine",
-        )
+        settings, data_dir, factory = self.settings, self.data_dir, self._factory
+        build_llm = self._build_llm_quietly
 
-    def _build_llm_safely(self) -> Any:
+        def work() -> tuple[Any, Any]:
+            # both are slow (keyring over D-Bus; lancedb + embedder): never on the UI thread
+            llm = build_llm(settings)
+            return llm, factory(data_dir, llm, settings)
+
+        run_op(work, on_success=self._opened, on_failure=self._open_failed, name="open-engine")
+
+    def _build_llm_quietly(self, settings: Settings) -> Any:
         try:
-            llm = self._llm_factory(self.settings)
+            return self._llm_factory(settings)
         except Exception as exc:  # a broken keyring must not stop the app from opening
             log.warning("LLM client not built: %s", exc)
-            llm = None
-        self._set_connectivity("none" if llm is None else "unknown")
-        return llm
+            return None
 
-    def _opened(self, engine: Any) -> None:
-        self.engine = engine
+    def _opened(self, result: tuple[Any, Any]) -> None:
+        self.llm, self.engine = result
+        self._set_connectivity("none" if self.llm is None else "unknown")
+        self.llmChanged.emit()
         self._set_state("ready")
         queued, self._queue = self._queue, []
         for start in queued:
@@ -131,6 +132,42 @@ class EngineHost(QObject):
                 self.llm.close()
             except Exception:
                 log.debug("llm close failed", exc_info=True)
+
+    def restore_from(self, backup: Path, on_done: Callable[[BaseException | None], None]) -> None:
+        """Close the engine, put the backup in place of the database, reopen (index repairs itself)."""
+        engine, self.engine = self.engine, None
+        self._set_state("loading")
+        data_dir, llm, settings, factory = self.data_dir, self.llm, self.settings, self._factory
+
+        def work() -> tuple[Any, Any]:
+            import shutil
+            from datetime import datetime
+
+            from desktop_app.memory.engine import DB_FILE
+
+            if engine is not None:
+                engine.close()
+            db = data_dir / DB_FILE
+            if db.exists():
+                # a safety copy of what is replaced, next to the other backups
+                stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+                target = data_dir / "backups" / f"before-restore-{stamp}.sqlite3"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(db, target)
+            for suffix in ("-wal", "-shm"):
+                (data_dir / (DB_FILE + suffix)).unlink(missing_ok=True)
+            shutil.copy2(backup, db)
+            return llm, factory(data_dir, llm, settings)
+
+        def ok(result: tuple[Any, Any]) -> None:
+            self._opened(result)
+            on_done(None)
+
+        def failed(exc: BaseException) -> None:
+            self._open_failed(exc)
+            on_done(exc)
+
+        run_op(work, on_success=ok, on_failure=failed, name="restore")
 
     # -- calls -----------------------------------------------------------------------------
     def call(
@@ -182,20 +219,28 @@ class EngineHost(QObject):
 
     # -- the LLM ---------------------------------------------------------------------------
     def apply_settings(self, settings: Settings) -> None:
-        """New provider / model / key or memory parameters: rebuild the client, tell the engine."""
+        """New provider / model / key or memory parameters: rebuild the client (in a worker,
+        the keyring may be slow), then hand it and the memory parameters to the engine."""
         self.settings = settings
-        old = self.llm
-        self.llm = self._build_llm_safely()
+        run_op(
+            lambda: self._build_llm_quietly(settings),
+            on_success=lambda llm: self._use_llm(llm, settings),
+            name="build-llm",
+        )
+
+    def _use_llm(self, llm: Any, settings: Settings) -> None:
+        old, self.llm = self.llm, llm
+        self._set_connectivity("none" if llm is None else "unknown")
         if self.engine is not None:
             set_llm = getattr(self.engine, "set_llm", None)
             if callable(set_llm):
-                set_llm(self.llm)
+                set_llm(llm)
             elif hasattr(self.engine, "llm"):
-                self.engine.llm = self.llm  # temporary, until the engine offers set_llm
+                self.engine.llm = llm  # temporary, until the engine offers set_llm
             set_config = getattr(self.engine, "set_config", None)
             if callable(set_config):
                 set_config(memory_config(settings))
-        if old is not None and hasattr(old, "close"):
+        if old is not None and old is not llm and hasattr(old, "close"):
             try:
                 old.close()
             except Exception:

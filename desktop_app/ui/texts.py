@@ -15,10 +15,6 @@ CATEGORY_LABELS_EN = {
 }
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("Texts", text)
-
-
 def category_label(category: str | None) -> str:
     if not category:
         return ""
@@ -34,29 +30,29 @@ def categories() -> list[tuple[str, str]]:
 
 def status_label(status: str) -> str:
     return {
-        "active": _t("Active"),
-        "superseded": _t("Superseded"),
-        "archived": _t("Archived"),
+        "active": QCoreApplication.translate("Texts", "Active"),
+        "superseded": QCoreApplication.translate("Texts", "Superseded"),
+        "archived": QCoreApplication.translate("Texts", "Archived"),
     }.get(status, status)
 
 
 def problem_text(kind: str, fallback: str) -> str:
     """The inline chat error for a Problem.kind, in the UI language."""
     texts = {
-        "not_configured": _t(
+        "not_configured": QCoreApplication.translate("Texts",
             "No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, "
-            "or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it."
+            "or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.",
         ),
-        "auth": _t("The API key was rejected. Check the key in Settings."),
-        "model_missing": _t("The model does not exist on this endpoint. Pick another model in Settings."),
-        "rate_limited": _t("The provider is rate limiting requests. Wait a moment, then retry."),
-        "unreachable": _t("The model endpoint cannot be reached. Check the network or the base URL."),
-        "bad_response": _t("The model sent an unusable answer. Try again."),
-        "llm": _t("The model call failed."),
-        "storage": _t("Reading or writing local data failed."),
+        "auth": QCoreApplication.translate("Texts", "The API key was rejected. Check the key in Settings."),
+        "model_missing": QCoreApplication.translate("Texts", "The model does not exist on this endpoint. Pick another model in Settings."),
+        "rate_limited": QCoreApplication.translate("Texts", "The provider is rate limiting requests. Wait a moment, then retry."),
+        "unreachable": QCoreApplication.translate("Texts", "The model endpoint cannot be reached. Check the network or the base URL."),
+        "bad_response": QCoreApplication.translate("Texts", "The model sent an unusable answer. Try again."),
+        "llm": QCoreApplication.translate("Texts", "The model call failed."),
+        "storage": QCoreApplication.translate("Texts", "Reading or writing local data failed."),
     }
     return texts.get(kind, fallback)
 
 
 def action_label(action: str) -> str:
-    return {"settings": _t("Open Settings"), "retry": _t("Retry")}.get(action, action)
+    return {"settings": QCoreApplication.translate("Texts", "Open Settings"), "retry": QCoreApplication.translate("Texts", "Retry")}.get(action, action)

@@ -189,9 +189,10 @@ class ChatView(QWidget):
         ready = self.host.engine is not None
         self.title.setText(self.conversation.title if self.conversation else self.tr("New chat"))
         self.composer.setEnabled(ready and self.case_id is not None)
-        for i in reversed(range(self.banner_buttons.count())):
-            w = self.banner_buttons.itemAt(i).widget()
+        while self.banner_buttons.count():
+            w = self.banner_buttons.takeAt(0).widget()
             if w is not None:
+                w.hide()
                 w.deleteLater()
         if self.host.state == "loading":
             self._banner(self.tr("Loading the memory library…"), [])

@@ -1,0 +1,101 @@
+"""The Graph tab: hosts ``desktop_app.ui.graph.GraphView`` (or a placeholder without it) and
+feeds it from the engine in workers."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from desktop_app.ui.engine_host import EngineHost
+
+log = logging.getLogger(__name__)
+
+
+class GraphTab(QWidget):
+    openNoteRequested = Signal(str)
+
+    def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.case_id: str | None = None
+        self._dirty = True
+        self._token = 0
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.view: Any = None
+        try:
+            from desktop_app.ui.graph import GraphView
+        except Exception as exc:  # the graph module is optional while it is being built
+            log.info("graph view unavailable: %r", exc)
+            placeholder = QLabel(self.tr("The memory graph will appear here."))
+            placeholder.setObjectName("EmptyState")
+            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            lay.addWidget(placeholder)
+            return
+        self.view = GraphView(self)
+        lay.addWidget(self.view)
+        # the detail panel asks synchronously; these are single-row SQLite reads (< 1 ms)
+        self.view.set_providers(self._note, self._history)
+        self.view.noteActivated.connect(self.openNoteRequested)
+        self.view.positionsChanged.connect(self._save_positions)
+        host.notesChanged.connect(self._notes_changed)
+
+    def _note(self, note_id: str) -> Any:
+        engine = self.host.engine
+        try:
+            return engine.get_note(note_id) if engine else None
+        except Exception:
+            return None
+
+    def _history(self, note_id: str) -> Any:
+        engine = self.host.engine
+        try:
+            return engine.note_history(note_id) if engine else []
+        except Exception:
+            return []
+
+    def set_case(self, case_id: str | None) -> None:
+        self.case_id = case_id
+        self._dirty = True
+        if self.isVisible():
+            self.reload()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.reload()
+
+    def _notes_changed(self, case_id: object, _origin: object) -> None:
+        if case_id == self.case_id or case_id is None:
+            self._dirty = True
+            if self.isVisible():
+                self.reload()
+
+    def reload(self) -> None:
+        if self.view is None:
+            return
+        self._dirty = False
+        case_id = self.case_id
+        self._token += 1
+        token = self._token
+        if case_id is None:
+            self.view.clear()
+            return
+        self.host.call(
+            lambda e: (e.graph(case_id), e.graph_positions(case_id)),
+            lambda r: self._show(token, *r),
+            lambda exc: log.warning("graph load failed: %r", exc),
+            name="graph",
+        )
+
+    def _show(self, token: int, graph: Any, positions: Any) -> None:
+        if token == self._token and self.view is not None:
+            self.view.set_graph(graph, positions)
+
+    def _save_positions(self, positions: dict) -> None:
+        case_id = self.case_id
+        if case_id is not None and positions:
+            self.host.call(lambda e: e.save_graph_positions(case_id, positions), name="graph-positions")

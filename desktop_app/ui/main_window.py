@@ -1,0 +1,192 @@
+"""The main window: sidebar (case + conversations), Chat / Notes / Graph tabs, status bar."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QWidget
+
+from desktop_app import APP_DISPLAY_NAME
+from desktop_app.core.paths import settings_file
+from desktop_app.core.settings import save_settings
+from desktop_app.ui import dialogs
+from desktop_app.ui.chat.view import ChatView
+from desktop_app.ui.engine_host import EngineHost
+from desktop_app.ui.graph_tab import GraphTab
+from desktop_app.ui.icons import app_icon, icon
+from desktop_app.ui.notes.view import NotesView
+from desktop_app.ui.resources import demo_dir
+from desktop_app.ui.sidebar import Sidebar
+from desktop_app.ui.status_bar import StatusBar
+
+log = logging.getLogger(__name__)
+
+TAB_CHAT, TAB_NOTES, TAB_GRAPH = range(3)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.setWindowTitle(APP_DISPLAY_NAME)
+        self.setWindowIcon(app_icon())
+        self.resize(1240, 800)
+        self.setMinimumSize(880, 560)
+
+        self.sidebar = Sidebar(host)
+        self.sidebar.setMinimumWidth(220)
+        self.sidebar.setMaximumWidth(380)
+        self.chat = ChatView(host)
+        self.notes = NotesView(host)
+        self.graph = GraphTab(host)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.chat, icon("chat"), self.tr("Chat"))
+        self.tabs.addTab(self.notes, icon("notes"), self.tr("Notes"))
+        self.tabs.addTab(self.graph, icon("graph"), self.tr("Graph"))
+
+        split = QSplitter()
+        split.addWidget(self.sidebar)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(0, 0)
+        split.setStretchFactor(1, 1)
+        split.setSizes([260, 980])
+        split.setHandleWidth(1)
+        split.setChildrenCollapsible(False)
+        self.setCentralWidget(split)
+        self.status = StatusBar(host)
+        self.setStatusBar(self.status)
+
+        self.sidebar.caseChanged.connect(self._case_changed)
+        self.sidebar.conversationChanged.connect(self.chat.set_conversation)
+        self.sidebar.settingsRequested.connect(self.open_settings)
+        self.chat.settingsRequested.connect(self.open_settings)
+        self.chat.showNotesRequested.connect(self.show_notes)
+        self.chat.conversationCreated.connect(lambda conv: self.sidebar.reload_conversations(select=conv.id))
+        self.chat.demoRequested.connect(self.load_demo)
+        self.chat.newCaseRequested.connect(self.sidebar.new_case)
+        self.notes.statusMessage.connect(lambda text: self.status.showMessage(text, 4000))
+        self.graph.openNoteRequested.connect(lambda nid: self.show_notes([nid]))
+        host.stateChanged.connect(self._engine_state)
+
+        self._install_shortcuts()
+        geometry = host.settings.window_geometry
+        if geometry:
+            self.restoreGeometry(QByteArray.fromBase64(geometry.encode("ascii")))
+
+    # -- wiring ----------------------------------------------------------------------------
+    def _install_shortcuts(self) -> None:
+        def add(seq: QKeySequence | str, slot: Any, text: str = "") -> QAction:
+            act = QAction(text, self)
+            act.setShortcut(QKeySequence(seq))
+            act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            act.triggered.connect(slot)
+            self.addAction(act)
+            return act
+
+        self.act_new_chat = add("Ctrl+N", self.new_chat, self.tr("New chat"))
+        self.addAction(self.sidebar.act_new_case)
+        add("Ctrl+1", lambda: self.tabs.setCurrentIndex(TAB_CHAT))
+        add("Ctrl+2", lambda: self.tabs.setCurrentIndex(TAB_NOTES))
+        add("Ctrl+3", lambda: self.tabs.setCurrentIndex(TAB_GRAPH))
+        add("Ctrl+F", self.focus_search)
+        add("Ctrl+L", self._focus_composer)
+        add("Ctrl+,", self.open_settings)
+        add("Ctrl+Shift+M", self._add_note)
+        add("F5", self.refresh)
+        add(QKeySequence.StandardKey.Quit, self.close)
+
+    def _case_changed(self, case_id: str | None) -> None:
+        self.chat.set_case(case_id)
+        self.notes.set_case(case_id)
+        self.graph.set_case(case_id)
+
+    def _engine_state(self, state: str) -> None:
+        if state == "failed":
+            exc = self.host.error
+            dialogs.error(
+                self,
+                APP_DISPLAY_NAME,
+                getattr(exc, "user_message", None) or self.tr("The memory library could not be opened: %1").replace("%1", str(exc)),
+            )
+
+    # -- actions ---------------------------------------------------------------------------
+    def new_chat(self) -> None:
+        self.tabs.setCurrentIndex(TAB_CHAT)
+        self.sidebar.new_conversation()
+        QTimer.singleShot(0, self.chat.focus_composer)
+
+    def focus_search(self) -> None:
+        if self.tabs.currentIndex() == TAB_NOTES:
+            self.notes.focus_search()
+        else:
+            self.sidebar.search.setFocus()
+            self.sidebar.search.selectAll()
+
+    def _focus_composer(self) -> None:
+        self.tabs.setCurrentIndex(TAB_CHAT)
+        self.chat.focus_composer()
+
+    def _add_note(self) -> None:
+        self.tabs.setCurrentIndex(TAB_NOTES)
+        self.notes.add_note()
+
+    def refresh(self) -> None:
+        self.sidebar.reload_cases()
+        self.notes.apply_filters()
+        self.graph.reload()
+        self.host.refresh_stats()
+
+    def show_notes(self, note_ids: list[str]) -> None:
+        self.tabs.setCurrentIndex(TAB_NOTES)
+        self.notes.show_notes(list(note_ids))
+
+    def load_demo(self) -> None:
+        files = sorted(demo_dir().glob("*.jsonl"))
+        if not files:
+            dialogs.error(self, APP_DISPLAY_NAME, self.tr("The demo case is missing from this installation."))
+            return
+        path = files[0]
+        self.status.showMessage(self.tr("Loading the demo case…"))
+
+        def done(results: list[Any]) -> None:
+            case_id = next((r.note.case_id for r in results if r.note.case_id), None)
+            self.host.settings.demo_offered = True
+            self.status.showMessage(self.tr("Demo case loaded."), 4000)
+            self.sidebar.reload_cases(select=case_id)
+            self.host.notify_notes_changed(case_id)
+
+        self.host.call(
+            lambda e: e.import_jsonl(path),
+            done,
+            lambda exc: dialogs.error(self, APP_DISPLAY_NAME, getattr(exc, "user_message", str(exc))),
+            name="load-demo",
+        )
+
+    def open_settings(self) -> None:
+        from desktop_app.ui.settings.dialog import SettingsDialog
+
+        dlg = SettingsDialog(self.host, self)
+        dlg.applied.connect(self._settings_applied)
+        dlg.open()
+        self._settings_dialog = dlg
+
+    def _settings_applied(self, settings: Any) -> None:
+        self.save_settings()
+        self.status._connectivity()
+
+    def save_settings(self) -> None:
+        s = self.host.settings
+        s.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
+        try:
+            save_settings(s, settings_file(self.host.data_dir))
+        except OSError as exc:
+            log.warning("settings not saved: %s", exc)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.chat.stop()
+        self.save_settings()
+        super().closeEvent(event)

@@ -1,0 +1,546 @@
+"""The Notes tab: filters, table or timeline, detail panel; every engine call in a worker."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.ui import dialogs, texts
+from desktop_app.ui.engine_host import EngineHost
+from desktop_app.ui.icons import icon
+from desktop_app.ui.notes.add_dialog import AddNoteDialog
+from desktop_app.ui.notes.detail import NoteDetail
+from desktop_app.ui.notes.model import (
+    COL_CATEGORY,
+    COL_CONTENT,
+    COL_CREATED,
+    COL_PIN,
+    COL_STATUS,
+    COL_UPDATED,
+    NotesQuery,
+    NotesTableModel,
+)
+from desktop_app.ui.notes.timeline import TimelineView
+
+log = logging.getLogger(__name__)
+
+SEARCH_DEBOUNCE_MS = 300
+
+
+class NotesView(QWidget):
+    statusMessage = Signal(str)
+
+    def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.case_id: str | None = None
+        self._selected_id: str | None = None
+        self._pending_select: str | None = None
+        self._detail_token = 0
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(16, 10, 0, 0)
+        lay.setSpacing(8)
+
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 16, 0)
+        bar.setSpacing(6)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Search memories (meaning, not just words)"))
+        self.search.setClearButtonEnabled(True)
+        self.search.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
+        self.search.setMinimumWidth(220)
+        bar.addWidget(self.search, 2)
+        self.category = QComboBox()
+        self.category.addItem(self.tr("All categories"), None)
+        for value, label in texts.categories():
+            self.category.addItem(label, value)
+        bar.addWidget(self.category)
+        self.status = QComboBox()
+        for value, label in (
+            ("active", texts.status_label("active")),
+            ("superseded", texts.status_label("superseded")),
+            ("archived", texts.status_label("archived")),
+            (None, self.tr("All statuses")),
+        ):
+            self.status.addItem(label, value)
+        bar.addWidget(self.status)
+        self.include_global = QCheckBox(self.tr("Global too"))
+        self.include_global.setToolTip(self.tr("Also show global memories (preferences, reusable knowledge)"))
+        bar.addWidget(self.include_global)
+        bar.addStretch(1)
+
+        self.table_mode = QToolButton()
+        self.table_mode.setIcon(icon("table"))
+        self.table_mode.setToolTip(self.tr("Table"))
+        self.timeline_mode = QToolButton()
+        self.timeline_mode.setIcon(icon("timeline"))
+        self.timeline_mode.setToolTip(self.tr("Timeline"))
+        self.mode_group = QButtonGroup(self)
+        for i, b in enumerate((self.table_mode, self.timeline_mode)):
+            b.setCheckable(True)
+            self.mode_group.addButton(b, i)
+            bar.addWidget(b)
+        self.table_mode.setChecked(True)
+        self.mode_group.idClicked.connect(self._set_mode)
+
+        self.more = QToolButton()
+        self.more.setIcon(icon("more"))
+        self.more.setToolTip(self.tr("Import and export"))
+        self.more.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self)
+        self.act_import = menu.addAction(icon("import"), self.tr("Import JSON Lines…"), self.import_jsonl)
+        menu.addSeparator()
+        self.act_export_jsonl = menu.addAction(icon("export"), self.tr("Export JSON Lines…"), self.export_jsonl)
+        self.act_export_md = menu.addAction(icon("export"), self.tr("Export Markdown…"), self.export_markdown)
+        self.more.setMenu(menu)
+        bar.addWidget(self.more)
+        self.merge_button = QPushButton(icon("merge"), self.tr("Merge"))
+        self.merge_button.setToolTip(self.tr("Merge the second selected memory into the first"))
+        self.merge_button.clicked.connect(self.merge_selected)
+        self.link_button = QPushButton(icon("link"), self.tr("Link"))
+        self.link_button.setToolTip(self.tr("Link the two selected memories"))
+        self.link_button.clicked.connect(self.link_selected)
+        bar.addWidget(self.merge_button)
+        bar.addWidget(self.link_button)
+        self.add_button = QPushButton(icon("plus", "#ffffff"), self.tr("Add"))
+        self.add_button.setProperty("role", "primary")
+        self.add_button.setToolTip(self.tr("Add a memory by hand (Ctrl+Shift+M)"))
+        self.add_button.clicked.connect(self.add_note)
+        bar.addWidget(self.add_button)
+        lay.addLayout(bar)
+
+        self.model = NotesTableModel(host, self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSortIndicator(COL_CREATED, Qt.SortOrder.DescendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(32)
+        header = self.table.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setSectionResizeMode(COL_PIN, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(COL_PIN, 30)
+        header.setSectionResizeMode(COL_CONTENT, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((COL_CATEGORY, 76), (COL_STATUS, 76), (COL_CREATED, 96), (COL_UPDATED, 96)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width)
+        # the detail panel needs the room; "Updated" comes back from the header's menu
+        self.table.setColumnHidden(COL_UPDATED, True)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._header_menu)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._table_menu)
+
+        self.timeline = TimelineView()
+        self.timeline.noteActivated.connect(self.select_note)
+
+        self.stack = QStackedWidget()
+        left = QWidget()
+        left_lay = QVBoxLayout(left)
+        left_lay.setContentsMargins(0, 0, 8, 8)
+        self.stack.addWidget(self.table)
+        self.stack.addWidget(self.timeline)
+        left_lay.addWidget(self.stack, 1)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("Muted")
+        left_lay.addWidget(self.count_label)
+
+        self.detail = NoteDetail()
+        self.detail.setMinimumWidth(300)
+        self.splitter = QSplitter()
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([640, 360])
+        self.splitter.setHandleWidth(1)
+        lay.addWidget(self.splitter, 1)
+
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DEBOUNCE_MS)
+        self._search_timer.timeout.connect(self.apply_filters)
+        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        self.category.currentIndexChanged.connect(lambda _i: self.apply_filters())
+        self.status.currentIndexChanged.connect(lambda _i: self.apply_filters())
+        self.include_global.toggled.connect(lambda _b: self.apply_filters())
+        self.model.loaded.connect(self._loaded)
+        self.model.rowsInserted.connect(lambda *_: self._update_count())
+        self.model.failed.connect(lambda exc: self._error(exc))
+
+        self.detail.saveRequested.connect(self._save)
+        self.detail.undoRequested.connect(lambda nid: self._edit(nid, lambda e: e.undo_last_change(nid)))
+        self.detail.expireRequested.connect(lambda nid: self._edit(nid, lambda e: e.expire_note(nid, reason="expired by hand")))
+        self.detail.restoreRequested.connect(lambda nid: self._edit(nid, lambda e: e.restore_note(nid)))
+        self.detail.deleteRequested.connect(self.delete_note)
+        self.detail.unlinkRequested.connect(self._unlink)
+        self.detail.openNoteRequested.connect(self.select_note)
+        host.notesChanged.connect(self._notes_changed)
+        self._update_actions()
+
+    # -- filters ---------------------------------------------------------------------------
+    def set_case(self, case_id: str | None) -> None:
+        self.case_id = case_id
+        self._selected_id = None
+        self.detail.show_note(None)
+        self.apply_filters()
+
+    def current_query(self) -> NotesQuery:
+        return NotesQuery(
+            case_id=self.case_id,
+            include_global=self.include_global.isChecked(),
+            status=self.status.currentData(),
+            category=self.category.currentData(),
+            text=self.search.text().strip(),
+        )
+
+    def apply_filters(self) -> None:
+        self._search_timer.stop()
+        self.model.set_query(self.current_query())
+        if self.mode_group.checkedId() == 1:
+            self._load_timeline()
+        self._update_actions()
+
+    def focus_search(self) -> None:
+        self.search.setFocus()
+        self.search.selectAll()
+
+    def _set_mode(self, mode: int) -> None:
+        self.stack.setCurrentIndex(mode)
+        if mode == 1:
+            self._load_timeline()
+
+    def _load_timeline(self) -> None:
+        q = self.current_query()
+        if q.case_id is None and not q.include_global:
+            self.timeline.set_notes([])
+            return
+        if q.text:
+            # a text filter: show the ranked hits in chronological order
+            self.timeline.set_notes(self.model.notes(), self._selected_id)
+            return
+        self.host.call(
+            lambda e: e.list_notes(q.case_id, q.include_global, q.status, q.category, order_by="created_at"),
+            lambda notes: self.timeline.set_notes(notes, self._selected_id) if q == self.current_query() else None,
+            self._error,
+            name="timeline",
+        )
+
+    def _loaded(self) -> None:
+        self._update_count()
+        wanted = self._pending_select or self._selected_id
+        self._pending_select = None
+        if wanted:
+            row = self.model.row_of(wanted)
+            if row >= 0:
+                self._select_row(row)
+            elif wanted == self._selected_id:
+                self._selected_id = None
+                self.detail.show_note(None)
+        if self.mode_group.checkedId() == 1 and self.search.text().strip():
+            self.timeline.set_notes(self.model.notes(), self._selected_id)
+        self._update_actions()
+
+    def _update_count(self) -> None:
+        shown, total = self.model.rowCount(), self.model.total
+        if self.search.text().strip():
+            self.count_label.setText(self.tr("%n matching memories", "", shown))
+        elif shown < total:
+            self.count_label.setText(self.tr("%1 of %2 memories (scroll for more)").replace("%1", str(shown)).replace("%2", str(total)))
+        else:
+            self.count_label.setText(self.tr("%n memories", "", total))
+
+    # -- selection and detail --------------------------------------------------------------
+    def _select_row(self, row: int) -> None:
+        index = self.model.index(row, COL_CONTENT)
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.table.scrollTo(index)
+
+    def selected_notes(self) -> list[Any]:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [self.model.note_at(r) for r in rows if self.model.note_at(r) is not None]
+
+    def select_note(self, note_id: str) -> None:
+        """Select a note by id (from the chat chips, the timeline, a link)."""
+        row = self.model.row_of(note_id)
+        if row >= 0:
+            self._select_row(row)
+            return
+        # not loaded (another page, filtered out): show it in the panel directly
+        self._selected_id = note_id
+        self._load_detail(note_id)
+
+    def show_notes(self, note_ids: list[str]) -> None:
+        if note_ids:
+            self.select_note(note_ids[0])
+
+    def _selection_changed(self, *_args: object) -> None:
+        notes = self.selected_notes()
+        self._update_actions()
+        if not notes:
+            return
+        note = notes[0] if len(notes) == 1 else self.model.note_at(self.table.currentIndex().row()) or notes[0]
+        if note.id != self._selected_id or self.detail.note is None:
+            self._selected_id = note.id
+            self._load_detail(note.id)
+
+    def _load_detail(self, note_id: str) -> None:
+        self._detail_token += 1
+        token = self._detail_token
+
+        def fetch(e: Any) -> tuple[Any, list[Any], list[Any], dict[str, str]]:
+            note = e.get_note(note_id)
+            links = e.links_of(note_id)
+            history = e.note_history(note_id)
+            titles: dict[str, str] = {}
+            for link in links:
+                other = link.dst if link.src == note_id else link.src
+                try:
+                    c = e.get_note(other).content
+                    titles[other] = c if len(c) <= 40 else c[:39] + "…"
+                except Exception:
+                    titles[other] = other[:8]
+            return note, links, history, titles
+
+        self.host.call(
+            fetch,
+            lambda r: self._show_detail(token, *r),
+            self._error,
+            name="note-detail",
+        )
+
+    def _show_detail(self, token: int, note: Any, links: list[Any], history: list[Any], titles: dict[str, str]) -> None:
+        if token == self._detail_token:
+            self.detail.show_note(note, links, history, titles)
+
+    # -- editing ---------------------------------------------------------------------------
+    def _save(self, note_id: str, changes: dict[str, Any]) -> None:
+        self._edit(note_id, lambda e: e.update_note(note_id, actor="user", reason="edited by hand", **changes))
+
+    def _edit(self, note_id: str, fn: Any) -> None:
+        def done(note: Any) -> None:
+            self.model.replace_note(note)
+            if self._selected_id == note_id:
+                self._load_detail(note_id)
+            self.host.notify_notes_changed(self.case_id, self)
+            if note.status != (self.status.currentData() or note.status):
+                # expired / restored: it no longer matches the status filter
+                self.apply_filters()
+
+        self.host.call(fn, done, self._error, name="edit-note")
+
+    def add_note(self) -> None:
+        if self.host.engine is None:
+            return
+        dlg = AddNoteDialog(self.case_id is not None, self)
+        if not _exec(dlg):
+            return
+        v = dlg.values()
+        case_id = None if v["global"] else self.case_id
+        self.add_note_values(v["content"], case_id, v["category"], v["tags"], v["pinned"])
+
+    def add_note_values(self, content: str, case_id: str | None, category: str | None = None,
+                        tags: list[str] | None = None, pinned: bool = False) -> None:
+        def done(result: Any) -> None:
+            self._pending_select = result.note.id
+            action = {
+                "added": self.tr("Memory added."),
+                "updated": self.tr("Merged into an existing memory."),
+                "superseded": self.tr("Added; it replaces an older memory."),
+                "unchanged": self.tr("That memory already exists."),
+            }.get(result.action, "")
+            self.statusMessage.emit(action)
+            self.host.notify_notes_changed(case_id, self)
+            self.apply_filters()
+
+        self.host.call(
+            lambda e: e.add_note(content, case_id=case_id, category=category, source="manual", pinned=pinned, tags=tags),
+            done,
+            self._error,
+            name="add-note",
+        )
+
+    def delete_note(self, note_id: str) -> None:
+        note = self.detail.note if self.detail.note and self.detail.note.id == note_id else None
+        preview = (note.content[:60] + "…") if note and len(note.content) > 60 else (note.content if note else "")
+        if not dialogs.confirm(
+            self,
+            self.tr("Delete memory"),
+            self.tr("Delete this memory for good? Its text, history and links are erased and cannot be restored.\n\n%1").replace("%1", preview),
+            danger=True,
+        ):
+            return
+
+        def done(_r: Any) -> None:
+            self.model.remove_note(note_id)
+            self._selected_id = None
+            self.detail.show_note(None)
+            self.host.notify_notes_changed(self.case_id, self)
+            self._update_count()
+            if self.mode_group.checkedId() == 1:
+                self._load_timeline()
+
+        self.host.call(lambda e: e.delete_note(note_id), done, self._error, name="delete-note")
+
+    def merge_selected(self) -> None:
+        notes = self.selected_notes()
+        if len(notes) != 2:
+            return
+        keep, other = notes
+        if not dialogs.confirm(
+            self,
+            self.tr("Merge memories"),
+            self.tr("Merge the second memory into the first? The second is kept in history as superseded.\n\n1. %1\n2. %2")
+            .replace("%1", keep.content[:80]).replace("%2", other.content[:80]),
+        ):
+            return
+        self._pending_select = keep.id
+
+        def done(_note: Any) -> None:
+            self.host.notify_notes_changed(self.case_id, self)
+            self.apply_filters()
+
+        self.host.call(lambda e: e.merge_notes(keep.id, other.id), done, self._error, name="merge-notes")
+
+    def link_selected(self) -> None:
+        notes = self.selected_notes()
+        if len(notes) != 2:
+            return
+        a, b = notes
+
+        def done(_r: Any) -> None:
+            self.statusMessage.emit(self.tr("Linked."))
+            self.host.notify_notes_changed(self.case_id, self)
+            if self._selected_id in (a.id, b.id):
+                self._load_detail(self._selected_id)
+
+        self.host.call(
+            lambda e: e.link_notes(a.id, b.id, kind="manual", strength=1.0, reason="linked by hand"),
+            done,
+            self._error,
+            name="link-notes",
+        )
+
+    def _unlink(self, src: str, dst: str) -> None:
+        def done(_r: Any) -> None:
+            self.host.notify_notes_changed(self.case_id, self)
+            if self._selected_id:
+                self._load_detail(self._selected_id)
+
+        self.host.call(lambda e: e.unlink_notes(src, dst), done, self._error, name="unlink-notes")
+
+    def _notes_changed(self, case_id: object, origin: object) -> None:
+        if origin is self:
+            return
+        if case_id == self.case_id or case_id is None:
+            self.apply_filters()
+
+    def _table_menu(self, pos: Any) -> None:
+        if not self.table.indexAt(pos).isValid():
+            return
+        menu = QMenu(self)
+        notes = self.selected_notes()
+        if len(notes) == 2:
+            menu.addAction(icon("merge"), self.tr("Merge"), self.merge_selected)
+            menu.addAction(icon("link"), self.tr("Link"), self.link_selected)
+        if len(notes) == 1:
+            n = notes[0]
+            if n.status == "active":
+                menu.addAction(icon("expire"), self.tr("Expire"), lambda: self.detail.expireRequested.emit(n.id))
+            menu.addAction(icon("trash"), self.tr("Delete…"), lambda: self.delete_note(n.id))
+        menu.exec(self.table.viewport().mapToGlobal(pos))
+
+    def _header_menu(self, pos: Any) -> None:
+        menu = QMenu(self)
+        for col in (COL_CATEGORY, COL_STATUS, COL_CREATED, COL_UPDATED):
+            act = menu.addAction(self.model.headerData(col, Qt.Orientation.Horizontal))
+            act.setCheckable(True)
+            act.setChecked(not self.table.isColumnHidden(col))
+            act.toggled.connect(lambda on, c=col: self.table.setColumnHidden(c, not on))
+        menu.exec(self.table.horizontalHeader().mapToGlobal(pos))
+
+    # -- import / export -------------------------------------------------------------------
+    def import_jsonl(self) -> None:
+        path = dialogs.open_file(self, self.tr("Import memories"), self.tr("JSON Lines (*.jsonl *.json);;All files (*)"))
+        if path:
+            self.import_from(path)
+
+    def import_from(self, path: str) -> None:
+        case_id = self.case_id
+
+        def done(results: list[Any]) -> None:
+            self.statusMessage.emit(self.tr("Imported %n memories.", "", len(results)))
+            self.host.notify_notes_changed(case_id, self)
+            self.host.casesChanged.emit()
+            self.apply_filters()
+
+        self.host.call(lambda e: e.import_jsonl(path, case_id=case_id), done, self._error, name="import")
+
+    def export_jsonl(self) -> None:
+        path = dialogs.save_file(self, self.tr("Export memories"), "lexmem-notes.jsonl", self.tr("JSON Lines (*.jsonl)"))
+        if path:
+            self.export_to(path, "jsonl")
+
+    def export_markdown(self) -> None:
+        path = dialogs.save_file(self, self.tr("Export memories"), "lexmem-notes.md", self.tr("Markdown (*.md)"))
+        if path:
+            self.export_to(path, "md")
+
+    def export_to(self, path: str, kind: str) -> None:
+        case_id = self.case_id
+        fn = (lambda e: e.export_jsonl(path, case_id)) if kind == "jsonl" else (lambda e: e.export_markdown(path, case_id))
+        self.host.call(
+            fn,
+            lambda n: self.statusMessage.emit(self.tr("Exported %n memories.", "", int(n or 0))),
+            self._error,
+            name="export",
+        )
+
+    # -- misc ------------------------------------------------------------------------------
+    def _update_actions(self) -> None:
+        ready = self.host.engine is not None or self.host.state == "loading"
+        n = len(self.selected_notes())
+        self.merge_button.setEnabled(n == 2)
+        self.link_button.setEnabled(n == 2)
+        self.add_button.setEnabled(ready)
+        self.act_export_jsonl.setEnabled(self.case_id is not None)
+        self.act_export_md.setEnabled(self.case_id is not None)
+
+    def _error(self, exc: BaseException) -> None:
+        log.warning("notes: %r", exc)
+        dialogs.error(self, self.tr("LexMem"), getattr(exc, "user_message", None) or str(exc))
+
+
+def _exec(dlg: Any) -> bool:
+    """Run a dialog; a seam the tests replace."""
+    return bool(dlg.exec())

@@ -1,0 +1,83 @@
+"""The status bar: model, note count, pending memory jobs, online/offline, engine state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QWidget
+
+from desktop_app.ui.engine_host import EngineHost
+from desktop_app.ui.icons import icon
+from desktop_app.ui.theme import tokens
+
+
+class StatusBar(QStatusBar):
+    def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.setSizeGripEnabled(False)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)  # indeterminate: the engine is loading
+        self.busy.setFixedWidth(90)
+        self.busy.setFixedHeight(10)
+        self.busy.setTextVisible(False)
+        self.state_label = QLabel()
+        self.conn_icon = QLabel()
+        self.model_label = QLabel()
+        self.notes_label = QLabel()
+        self.jobs_label = QLabel()
+        self.addWidget(self.busy)
+        self.addWidget(self.state_label)
+        for w in (self.notes_label, self.jobs_label, self.model_label, self.conn_icon):
+            self.addPermanentWidget(w)
+        host.stateChanged.connect(self._state)
+        host.statsChanged.connect(self._stats)
+        host.connectivityChanged.connect(lambda _c: self._connectivity())
+        host.llmChanged.connect(self._connectivity)
+        self._state(host.state)
+        self._connectivity()
+        self.notes_label.setText("")
+        self.jobs_label.hide()
+
+    def _state(self, state: str) -> None:
+        loading = state in ("idle", "loading")
+        self.busy.setVisible(loading)
+        if loading:
+            self.state_label.setText(self.tr("Loading the memory library…"))
+        elif state == "failed":
+            self.state_label.setText(self.tr("Memory library unavailable"))
+        else:
+            self.state_label.setText("")
+
+    def _stats(self, stats: Any) -> None:
+        self.notes_label.setText(self.tr("%n memories", "", int(stats.notes_active)))
+        self.notes_label.setToolTip(
+            self.tr("%1 active of %2 memories, %3 links")
+            .replace("%1", str(stats.notes_active))
+            .replace("%2", str(stats.notes_total))
+            .replace("%3", str(stats.links))
+        )
+        pending = int(stats.pending_jobs)
+        self.jobs_label.setText(self.tr("%n memory jobs pending", "", pending))
+        self.jobs_label.setToolTip(self.tr("Memory work waiting for the model (runs when it is reachable)"))
+        self.jobs_label.setVisible(pending > 0)
+
+    def _connectivity(self) -> None:
+        s = self.host.settings
+        c = self.host.connectivity
+        if c == "none":
+            self.model_label.setText(self.tr("No model connected"))
+        else:
+            self.model_label.setText(s.chat_model)
+        t = tokens()
+        if c in ("none", "offline"):
+            self.conn_icon.setPixmap(icon("offline", t["danger"] if c == "offline" else t["muted"]).pixmap(14, 14))
+            self.conn_icon.setToolTip(
+                self.tr("Offline: the model endpoint is not reachable; memory work is queued")
+                if c == "offline"
+                else self.tr("Offline: no model connected; notes and graph still work")
+            )
+        else:
+            self.conn_icon.setPixmap(icon("online", t["muted"] if c == "unknown" else "#16a34a").pixmap(14, 14))
+            self.conn_icon.setToolTip(self.tr("Online") if c == "online" else self.tr("Model configured"))
+        self.conn_icon.setAccessibleName(self.conn_icon.toolTip())

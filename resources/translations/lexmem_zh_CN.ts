@@ -1,0 +1,1287 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>AddNoteDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="25" />
+        <source>Add memory</source>
+        <translation>添加记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="30" />
+        <source>One fact, understandable on its own, e.g. “The hearing is on 15 July 2024 at 9:30.”</source>
+        <translation>一条能独立理解的事实，例如“2024年7月15日上午9:30开庭。”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="35" />
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="38" />
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="40" />
+        <source>comma-separated</source>
+        <translation>用逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="41" />
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="44" />
+        <source>This case</source>
+        <translation>本案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="45" />
+        <source>Global (all cases)</source>
+        <translation>全局（所有案件）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="46" />
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="47" />
+        <source>Always recall for this case</source>
+        <translation>本案中始终召回</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="48" />
+        <source>Pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="52" />
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="190" />
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="198" />
+        <source>Loading the memory library…</source>
+        <translation>正在加载记忆库…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="201" />
+        <source>The memory library could not be opened.</source>
+        <translation>无法打开记忆库。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="206" />
+        <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
+        <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="207" />
+        <source>Load demo case</source>
+        <translation>载入示例案件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="207" />
+        <source>New case</source>
+        <translation>新建案件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="212" />
+        <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
+        <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="215" />
+        <source>Open Settings</source>
+        <translation>打开设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="223" />
+        <source>Ask anything about this case.
+LexMem recalls the case's memories for every reply and learns from the conversation.</source>
+        <translation>就本案提任何问题。
+律记每次回答都会调取本案记忆，并从对话中学习。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="256" />
+        <source>Memory on</source>
+        <translation>记忆：开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="256" />
+        <source>Memory off</source>
+        <translation>记忆：关</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="258" />
+        <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
+        <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="260" />
+        <source>Memory is off: nothing is recalled or learned in this conversation.</source>
+        <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="519" />
+        <source>Memories used for this reply</source>
+        <translation>本次回答用到的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="524" />
+        <source>Learned from this turn</source>
+        <translation>本轮对话学到的内容</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <location filename="../../desktop_app/ui/chat/composer.py" line="39" />
+        <source>Ask about this case… (Enter to send, Shift+Enter for a new line)</source>
+        <translation>就本案提问…（Enter 发送，Shift+Enter 换行）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/composer.py" line="69" />
+        <source>Stop (Esc)</source>
+        <translation>停止 (Esc)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/composer.py" line="74" />
+        <source>Send (Enter)</source>
+        <translation>发送 (Enter)</translation>
+    </message>
+</context>
+<context>
+    <name>Crash</name>
+    <message>
+        <location filename="../../desktop_app/ui/excepthook.py" line="40" />
+        <source>Unexpected error</source>
+        <extracomment>tests turn this off; offscreen runs never block on a dialog either</extracomment>
+        <translation>意外错误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/excepthook.py" line="45" />
+        <source>Something unexpected went wrong. Your data is safe; the details were written to the log file.</source>
+        <translation>发生了意外错误。您的数据是安全的，详细信息已写入日志文件。</translation>
+    </message>
+</context>
+<context>
+    <name>GraphTab</name>
+    <message>
+        <location filename="../../desktop_app/ui/graph_tab.py" line="33" />
+        <source>The memory graph will appear here.</source>
+        <translation>记忆图谱将显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="47" />
+        <source>Chat</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="48" />
+        <source>Notes</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="49" />
+        <source>Graph</source>
+        <translation>图谱</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="90" />
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="113" />
+        <source>The memory library could not be opened: %1</source>
+        <translation>无法打开记忆库：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="150" />
+        <source>The demo case is missing from this installation.</source>
+        <translation>此安装中缺少示例案件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="153" />
+        <source>Loading the demo case…</source>
+        <translation>正在载入示例案件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="158" />
+        <source>Demo case loaded.</source>
+        <translation>示例案件已载入。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoriesPopup</name>
+    <message>
+        <location filename="../../desktop_app/ui/chat/memories_popup.py" line="33" />
+        <source>Show in Notes</source>
+        <translation>在记忆中查看</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/chat/memories_popup.py" line="53" />
+        <source>%n memories have since been deleted.</source>
+        <translation><numerusform>其中 %n 条记忆已被删除。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/memories_popup.py" line="57" />
+        <source>Nothing to show.</source>
+        <translation>没有内容。</translation>
+    </message>
+</context>
+<context>
+    <name>MessageWidget</name>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="93" />
+        <source>You</source>
+        <translation>我</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="93" />
+        <source>LexMem</source>
+        <translation>律记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="114" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="116" />
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="146" />
+        <source>Thinking…</source>
+        <translation>思考中…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="151" />
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/chat/message.py" line="160" />
+        <source>Used %n memories</source>
+        <translation><numerusform>用了 %n 条记忆</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="161" />
+        <source>Memories recalled for this reply; click to see them</source>
+        <translation>本次回答调取的记忆，点击查看</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/chat/message.py" line="167" />
+        <source>Memory updated · %n</source>
+        <translation><numerusform>记忆已更新 · %n</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
+        <source>What was learned from this turn; click to see it</source>
+        <translation>本轮对话学到的内容，点击查看</translation>
+    </message>
+</context>
+<context>
+    <name>NoteDetail</name>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="66" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="166" />
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="75" />
+        <source>What should LexMem remember?</source>
+        <translation>要让律记记住什么？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="85" />
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="87" />
+        <source>comma-separated</source>
+        <translation>用逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="88" />
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="89" />
+        <source>Always recall for this case</source>
+        <translation>本案中始终召回</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="90" />
+        <source>Pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="94" />
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="97" />
+        <source>Undo last change</source>
+        <translation>撤销上次修改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="108" />
+        <source>Keywords and context</source>
+        <translation>关键词与背景</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="111" />
+        <source>Links</source>
+        <translation>关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="116" />
+        <source>Remove link</source>
+        <translation>移除关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="122" />
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="130" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
+        <source>Expire</source>
+        <translation>设为失效</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="131" />
+        <source>No longer true: kept in history, never recalled</source>
+        <translation>不再成立：保留在历史中，但不再调取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="133" />
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="135" />
+        <source>Delete for good: the text is erased from every file</source>
+        <translation>彻底删除：文字从所有文件中抹除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="158" />
+        <source>No memory selected</source>
+        <translation>未选择记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="159" />
+        <source>Select a memory in the list to see and edit it.</source>
+        <translation>在列表中选择一条记忆即可查看和编辑。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <source>Global</source>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <source>This case</source>
+        <translation>本案</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="174" />
+        <source>created %1</source>
+        <translation>创建于 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/notes/detail.py" line="175" />
+        <source>recalled %n times</source>
+        <translation><numerusform>被调取 %n 次</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="204" />
+        <source>No links</source>
+        <translation>暂无关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="264" />
+        <source>related</source>
+        <translation>相关</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
+        <source>evolved</source>
+        <translation>演化</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="266" />
+        <source>supersedes</source>
+        <translation>取代</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="267" />
+        <source>manual</source>
+        <translation>手动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
+        <source>possible duplicate</source>
+        <translation>可能重复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="274" />
+        <source>you</source>
+        <translation>我</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="275" />
+        <source>note construction</source>
+        <translation>笔记构建</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="276" />
+        <source>memory evolution</source>
+        <translation>记忆演化</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="277" />
+        <source>memory decision</source>
+        <translation>记忆决策</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
+        <source>import</source>
+        <translation>导入</translation>
+    </message>
+</context>
+<context>
+    <name>NotesTableModel</name>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="200" />
+        <source>Content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="201" />
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="202" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="203" />
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="204" />
+        <source>Updated</source>
+        <translation>更新于</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="209" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="251" />
+        <source>Pinned</source>
+        <translation>置顶</translation>
+    </message>
+</context>
+<context>
+    <name>NotesView</name>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="69" />
+        <source>Search memories (meaning, not just words)</source>
+        <translation>搜索记忆（按含义，不只是字面）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="75" />
+        <source>All categories</source>
+        <translation>全部类别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="84" />
+        <source>All statuses</source>
+        <translation>全部状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="88" />
+        <source>Global too</source>
+        <translation>含全局</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="89" />
+        <source>Also show global memories (preferences, reusable knowledge)</source>
+        <translation>同时显示全局记忆（偏好、通用知识）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="95" />
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="98" />
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="109" />
+        <source>Import and export</source>
+        <translation>导入与导出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="112" />
+        <source>Import JSON Lines…</source>
+        <translation>导入 JSON Lines…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="114" />
+        <source>Export JSON Lines…</source>
+        <translation>导出 JSON Lines…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="115" />
+        <source>Export Markdown…</source>
+        <translation>导出 Markdown…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="118" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="474" />
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="119" />
+        <source>Merge the second selected memory into the first</source>
+        <translation>把选中的第二条记忆合并到第一条</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="121" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="475" />
+        <source>Link</source>
+        <translation>关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="122" />
+        <source>Link the two selected memories</source>
+        <translation>关联选中的两条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="126" />
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
+        <source>Add a memory by hand (Ctrl+Shift+M)</source>
+        <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/notes/view.py" line="275" />
+        <source>%n matching memories</source>
+        <translation><numerusform>%n 条匹配的记忆</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="277" />
+        <source>%1 of %2 memories (scroll for more)</source>
+        <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/notes/view.py" line="279" />
+        <source>%n memories</source>
+        <translation><numerusform>%n 条记忆</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="377" />
+        <source>Memory added.</source>
+        <translation>已添加记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="378" />
+        <source>Merged into an existing memory.</source>
+        <translation>已合并到现有记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="379" />
+        <source>Added; it replaces an older memory.</source>
+        <translation>已添加，并取代了一条旧记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="380" />
+        <source>That memory already exists.</source>
+        <translation>这条记忆已存在。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="398" />
+        <source>Delete memory</source>
+        <translation>删除记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="399" />
+        <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
+
+%1</source>
+        <translation>确定彻底删除这条记忆？其文字、历史和关联都会被抹除，无法恢复。
+
+%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="422" />
+        <source>Merge memories</source>
+        <translation>合并记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="423" />
+        <source>Merge the second memory into the first? The second is kept in history as superseded.
+
+1. %1
+2. %2</source>
+        <translation>把第二条记忆合并到第一条？第二条将标记为已取代并保留在历史中。
+
+1. %1
+2. %2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="442" />
+        <source>Linked.</source>
+        <translation>已关联。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="479" />
+        <source>Expire</source>
+        <translation>设为失效</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="480" />
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="494" />
+        <source>Import memories</source>
+        <translation>导入记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="494" />
+        <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
+        <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/notes/view.py" line="502" />
+        <source>Imported %n memories.</source>
+        <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="510" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="515" />
+        <source>Export memories</source>
+        <translation>导出记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="510" />
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="515" />
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/notes/view.py" line="524" />
+        <source>Exported %n memories.</source>
+        <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="541" />
+        <source>LexMem</source>
+        <translation>律记</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="46" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="324" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="333" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="52" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="53" />
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="54" />
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="55" />
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="59" />
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="61" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="81" />
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="84" />
+        <source>Base URL</source>
+        <translation>服务地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="91" />
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="97" />
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="105" />
+        <source>Chat model</source>
+        <translation>对话模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="108" />
+        <source>Used for note construction and extraction; may be a cheaper model</source>
+        <translation>用于构建和提取记忆，可以选更便宜的模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="109" />
+        <source>Memory model</source>
+        <translation>记忆模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="112" />
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="113" />
+        <source>Connect to the endpoint and list its models</source>
+        <translation>连接服务并列出可用模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="121" />
+        <source>Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer.</source>
+        <translation>只有对话和记忆请求会发往该服务。本机服务商则一切都留在这台电脑上。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="136" />
+        <source>How similar a memory must be to the question to be used (0–1)</source>
+        <translation>记忆与问题的相似度达到多少才会被使用（0–1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="137" />
+        <source>Similarity threshold</source>
+        <translation>相似度阈值</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="140" />
+        <source>At most this many memories are given to the model per reply</source>
+        <translation>每次回答最多提供给模型的记忆条数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="141" />
+        <source>Memories per reply</source>
+        <translation>每次回答的记忆数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="146" />
+        <source>How much newer memories are preferred (0 = not at all)</source>
+        <translation>较新记忆的优先程度（0 = 不优先）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="147" />
+        <source>Recency weight</source>
+        <translation>时效权重</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="155" />
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="158" />
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="159" />
+        <source>A new language applies after a restart.</source>
+        <translation>更改语言后需重启生效。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="163" />
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="164" />
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="165" />
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="166" />
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="172" />
+        <source>Data folder:</source>
+        <translation>数据文件夹：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="178" />
+        <source>Open data folder</source>
+        <translation>打开数据文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="185" />
+        <source>A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder).</source>
+        <translation>备份是数据库的一致性副本。恢复会替换当前全部记忆和对话（会在备份文件夹中保留一份安全副本）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="191" />
+        <source>Back up now…</source>
+        <translation>立即备份…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="193" />
+        <source>Restore from backup…</source>
+        <translation>从备份恢复…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="267" />
+        <source>Not needed for this provider</source>
+        <translation>该服务商无需密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="269" />
+        <source>•••••••• saved in the system keyring — type to replace</source>
+        <translation>•••••••• 已保存在系统密钥库 — 输入新密钥可替换</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="271" />
+        <source>Paste your API key</source>
+        <translation>粘贴您的 API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="278" />
+        <source>The key is stored only in the system keyring, never in a file.</source>
+        <translation>密钥只保存在系统密钥库中，绝不写入文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="280" />
+        <source>No system keyring is available: the key is kept for this session only.</source>
+        <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="292" />
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="304" />
+        <source>Connected. %n models available.</source>
+        <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="304" />
+        <source>Connected.</source>
+        <translation>连接成功。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="333" />
+        <source>The new language applies after LexMem restarts.</source>
+        <translation>新语言将在律记重启后生效。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="341" />
+        <source>Back up</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="341" />
+        <source>SQLite database (*.sqlite3)</source>
+        <translation>SQLite 数据库 (*.sqlite3)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="347" />
+        <source>Backing up…</source>
+        <translation>正在备份…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="350" />
+        <source>Backup written to %1</source>
+        <translation>备份已写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="356" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="361" />
+        <source>Restore from backup</source>
+        <translation>从备份恢复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="356" />
+        <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
+        <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="362" />
+        <source>Replace all current memories and conversations with the backup?</source>
+        <translation>用备份替换当前全部记忆和对话？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="369" />
+        <source>Restoring…</source>
+        <translation>正在恢复…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="375" />
+        <source>Restored.</source>
+        <translation>已恢复。</translation>
+    </message>
+</context>
+<context>
+    <name>Sidebar</name>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="51" />
+        <source>LexMem 律记</source>
+        <translation>律记 LexMem</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="58" />
+        <source>CASE</source>
+        <translation>案件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="65" />
+        <source>The case you are working on</source>
+        <translation>当前处理的案件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="70" />
+        <source>Case actions</source>
+        <translation>案件操作</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="73" />
+        <source>New case…</source>
+        <translation>新建案件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="75" />
+        <source>Rename case…</source>
+        <translation>重命名案件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="76" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="229" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="354" />
+        <source>Archive case</source>
+        <translation>归档案件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="77" />
+        <source>Show archived cases</source>
+        <translation>显示已归档案件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="92" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="268" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="294" />
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="94" />
+        <source>Start a new conversation (Ctrl+N)</source>
+        <translation>开始新对话 (Ctrl+N)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="99" />
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="104" />
+        <source>CONVERSATIONS</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="122" />
+        <source>No conversations yet</source>
+        <translation>还没有对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="127" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="128" />
+        <source>Provider, memory, language, theme, backup (Ctrl+,)</source>
+        <translation>服务商、记忆、语言、主题、备份 (Ctrl+,)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="132" />
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="136" />
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="163" />
+        <source> (archived)</source>
+        <translation>（已归档）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="198" />
+        <source>New case</source>
+        <translation>新建案件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="198" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="212" />
+        <source>Case name:</source>
+        <translation>案件名称：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="212" />
+        <source>Rename case</source>
+        <translation>重命名案件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="230" />
+        <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
+        <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="306" />
+        <source>Rename conversation</source>
+        <translation>重命名对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="306" />
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="322" />
+        <source>Delete conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="323" />
+        <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
+        <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="354" />
+        <source>Unarchive case</source>
+        <translation>取消归档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="357" />
+        <source>LexMem</source>
+        <translation>律记</translation>
+    </message>
+</context>
+<context>
+    <name>Startup</name>
+    <message>
+        <location filename="../../desktop_app/ui/app.py" line="51" />
+        <source>LexMem is already running with this data folder. Switch to the open window, or close it first.</source>
+        <translation>律记已在使用这个数据文件夹。请切换到已打开的窗口，或先将其关闭。</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBar</name>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="46" />
+        <source>Loading the memory library…</source>
+        <translation>正在加载记忆库…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="48" />
+        <source>Memory library unavailable</source>
+        <translation>记忆库不可用</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/status_bar.py" line="53" />
+        <source>%n memories</source>
+        <translation><numerusform>%n 条记忆</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="55" />
+        <source>%1 active of %2 memories, %3 links</source>
+        <translation>共 %2 条记忆，其中 %1 条有效，%3 条关联</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/status_bar.py" line="61" />
+        <source>%n memory jobs pending</source>
+        <translation><numerusform>%n 项记忆任务待处理</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="62" />
+        <source>Memory work waiting for the model (runs when it is reachable)</source>
+        <translation>等待模型的记忆任务（连上模型后自动运行）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="69" />
+        <source>No model connected</source>
+        <translation>未连接模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="76" />
+        <source>Offline: the model endpoint is not reachable; memory work is queued</source>
+        <translation>离线：无法连接模型服务，记忆任务已排队</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="78" />
+        <source>Offline: no model connected; notes and graph still work</source>
+        <translation>离线：未连接模型，记忆和图谱仍可使用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="82" />
+        <source>Online</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="82" />
+        <source>Model configured</source>
+        <translation>已配置模型</translation>
+    </message>
+</context>
+<context>
+    <name>Texts</name>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="33" />
+        <source>Active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="34" />
+        <source>Superseded</source>
+        <translation>已取代</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="35" />
+        <source>Archived</source>
+        <translation>已归档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="42" />
+        <source>No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.</source>
+        <translation>还没有连接模型服务。请打开设置，选择服务商（DeepSeek、OpenAI，或本机的 Ollama / LM Studio）并填写 API 密钥。不连接模型，记忆和图谱也能使用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="46" />
+        <source>The API key was rejected. Check the key in Settings.</source>
+        <translation>API 密钥被拒绝，请在设置中检查密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="47" />
+        <source>The model does not exist on this endpoint. Pick another model in Settings.</source>
+        <translation>该服务上没有这个模型，请在设置中选择其他模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="48" />
+        <source>The provider is rate limiting requests. Wait a moment, then retry.</source>
+        <translation>请求过于频繁，请稍候再重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="49" />
+        <source>The model endpoint cannot be reached. Check the network or the base URL.</source>
+        <translation>无法连接到模型服务，请检查网络或服务地址。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="50" />
+        <source>The model sent an unusable answer. Try again.</source>
+        <translation>模型返回了无法使用的结果，请重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="51" />
+        <source>The model call failed.</source>
+        <translation>调用模型失败。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="52" />
+        <source>Reading or writing local data failed.</source>
+        <translation>读写本地数据失败。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="58" />
+        <source>Open Settings</source>
+        <translation>打开设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="58" />
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="40" />
+        <source>No dated memories in this case yet.</source>
+        <extracomment>categories drawn prominently (events, evidence, deadlines); others are shown lighter</extracomment>
+        <translation>本案还没有带日期的记忆。</translation>
+    </message>
+</context>
+</TS>
