@@ -15,7 +15,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ from desktop_app.core.errors import (
 from desktop_app.memory import construction
 from desktop_app.memory.embedder import Embedder, default_embedder
 from desktop_app.memory.index import IndexRow, NoteIndex, scope_filter
-from desktop_app.memory.retrieval import FusionParams, fuse, recency_decay
+from desktop_app.memory.retrieval import FusionParams, context_bonus, fuse, recency_decay
 from desktop_app.memory.store import (
     NOTE_COLUMNS,
     Store,
@@ -925,33 +925,91 @@ class MemoryEngine:
         Returns up to ``k`` ranked hits, then up to ``config.link_budget`` notes linked
         one hop from the strongest hits (their own budget, so truncation cannot drop them)
         and the case's pinned notes if not already present.
+
+        Ranking (see retrieval.py and tests/benchmarks/README.md for the measurements):
+        score fusion of the vector and full-text candidates, plus recency, plus a context
+        bonus for the notes written just before/after a strong hit (reported in
+        ``parts.link_bonus``: a time-adjacency link; such a note may have no ranks).
         """
         query = (query or "").strip()
         if not query or k <= 0:
             return []
         cfg = self.config
         where = scope_filter(case_id, include_inactive=include_inactive)
-        depth = max(k * 4, 40)
+        depth = max(k * 4, cfg.candidate_depth)
         qvec = self._embedder.embed([query[:2000]])[0]
         vector_hits = self._index.vector_search(qvec, where, depth)
         text_hits = self._index.text_search(fts_text(query[:2000]), where, depth)
         fused = fuse(vector_hits, text_hits, self.fusion)
         notes = {n.id: n for n in self._notes_by_ids(list(fused))}
+        notes = {i: n for i, n in notes.items() if self._visible(n, case_id, include_inactive)}
+        # Context bonus from the best hits by fused score (recency must not propagate).
+        strongest = sorted(notes, key=lambda i: -fused[i].score)[: max(0, cfg.context_hits)]
+        neighbours = self._context_neighbours([notes[i] for i in strongest], include_inactive)
+        bonus = context_bonus({i: fused[i].score for i in strongest}, neighbours, cfg.context_weight)
+        missing = [i for i in bonus if i not in notes]
+        for note in self._notes_by_ids(missing):
+            if self._visible(note, case_id, include_inactive):
+                notes[note.id] = note
         now = time.time()
         scored: list[Hit] = []
-        for note_id, f in fused.items():
-            note = notes.get(note_id)
-            if note is None or not self._visible(note, case_id, include_inactive):
-                continue
+        for note_id, note in notes.items():
+            f = fused.get(note_id)
             age_days = (now - _epoch(note.created_at)) / 86400
             recency = cfg.recency_weight * recency_decay(age_days, cfg.recency_half_life_days)
-            parts = ScoreParts(f.vector_rank, f.text_rank, f.vector_similarity, f.score, recency, 0.0, note.pinned)
-            scored.append(Hit(note, f.score + recency, parts))
+            extra = bonus.get(note_id, 0.0)
+            base = f.score if f is not None else 0.0
+            parts = ScoreParts(
+                f.vector_rank if f else None,
+                f.text_rank if f else None,
+                f.vector_similarity if f else None,
+                base,
+                recency,
+                extra,
+                note.pinned,
+            )
+            scored.append(Hit(note, base + recency + extra, parts))
         scored.sort(key=lambda h: -h.score)
         top = scored[:k]
         top += self._link_expansion(top, case_id, include_inactive)
         top += self._pinned_extras(top, case_id)
         return top
+
+    def _context_neighbours(self, hits: Sequence[Note], include_inactive: bool) -> dict[str, list[str]]:
+        """For each note: the notes of its own scope written just before and just after it
+        (by created_at, ties by insertion order) within ``config.context_window_seconds``.
+
+        Generic on purpose: for chat-derived notes these are the neighbouring turns or the
+        facts extracted from the same exchange; for an imported case file, its adjacent lines.
+        """
+        cfg = self.config
+        if not hits or cfg.context_weight <= 0:
+            return {}
+        ids = [n.id for n in hits]
+        rows = self._store.query(
+            f"SELECT id, rowid, case_id, created_at FROM notes WHERE id IN ({','.join('?' * len(ids))})", ids
+        )
+        status = "" if include_inactive else " AND status = 'active'"
+        window = timedelta(seconds=max(cfg.context_window_seconds, 0.0))
+        out: dict[str, list[str]] = {}
+        conn = self._store.reader()
+        for r in rows:
+            at = from_iso(r["created_at"])
+            lo, hi = to_iso(at - window), to_iso(at + window)
+            found = []
+            # ISO-8601 UTC strings compare in time order; (created_at, rowid) breaks ties
+            # between notes written in the same instant (one batch) in insertion order.
+            for cmp, bound, order in (("<", ">= ?", "DESC"), (">", "<= ?", "ASC")):
+                row = conn.execute(
+                    f"SELECT id FROM notes WHERE case_id IS ?{status} "
+                    f"AND (created_at, rowid) {cmp} (?, ?) AND created_at {bound} "
+                    f"ORDER BY created_at {order}, rowid {order} LIMIT 1",
+                    (r["case_id"], r["created_at"], r["rowid"], lo if cmp == "<" else hi),
+                ).fetchone()
+                if row is not None:
+                    found.append(row[0])
+            out[r["id"]] = found
+        return out
 
     @staticmethod
     def _visible(note: Note, case_id: str | None, include_inactive: bool) -> bool:

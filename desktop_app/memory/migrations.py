@@ -105,6 +105,14 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        # search's context bonus looks up the note written just before/after a hit in its
+        # scope; without this index each lookup sorts the whole scope (100k notes: ~ms each)
+        "0002_notes_scope_time",
+        """
+        CREATE INDEX notes_scope_time ON notes (case_id, status, created_at);
+        """,
+    ),
 )
 
 
