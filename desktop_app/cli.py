@@ -35,7 +35,9 @@ def _resolve_case(engine, case: str | None) -> str | None:
     named = [c for c in cases if c.name == case]
     if len(named) == 1:
         return named[0].id
-    raise LexMemError(f"no unique case named {case!r}", user_message=f"找不到案件：{case} / No such case: {case}")
+    raise LexMemError(
+        f"no unique case named {case!r}", user_message=f"找不到案件：{case} / No such case: {case}"
+    )
 
 
 def _print(obj: object, as_json: bool) -> None:
@@ -49,8 +51,12 @@ def _print(obj: object, as_json: bool) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="lexmem-cli", description="LexMem 律记 — memory engine CLI")
-    parser.add_argument("--data-dir", type=Path, default=None, help="data folder (default: the app's)")
+    parser = argparse.ArgumentParser(
+        prog="lexmem-cli", description="LexMem 律记 — memory engine CLI"
+    )
+    parser.add_argument(
+        "--data-dir", type=Path, default=None, help="data folder (default: the app's)"
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -104,15 +110,27 @@ def _run(engine, args) -> int:
     if args.command == "stats":
         s = engine.stats()
         _print(
-            {"data_dir": str(engine.data_dir), "cases": s.cases, "notes": s.notes_total,
-             "active": s.notes_active, "links": s.links, "pending_jobs": s.pending_jobs,
-             "index_rows": s.index_rows, "embedder": s.embedder_id},
+            {
+                "data_dir": str(engine.data_dir),
+                "cases": s.cases,
+                "notes": s.notes_total,
+                "active": s.notes_active,
+                "links": s.links,
+                "pending_jobs": s.pending_jobs,
+                "index_rows": s.index_rows,
+                "embedder": s.embedder_id,
+            },
             True,
         )
     elif args.command == "cases":
-        rows = [{"id": c.id, "name": c.name, "archived": c.archived,
-                 "notes": engine.count_notes(c.id)} for c in engine.list_cases(include_archived=True)]
-        _print(rows if args.json else [f"{r['id']}  {r['name']}  ({r['notes']} notes)" for r in rows], args.json)
+        rows = [
+            {"id": c.id, "name": c.name, "archived": c.archived, "notes": engine.count_notes(c.id)}
+            for c in engine.list_cases(include_archived=True)
+        ]
+        _print(
+            rows if args.json else [f"{r['id']}  {r['name']}  ({r['notes']} notes)" for r in rows],
+            args.json,
+        )
     elif args.command == "demo":
         demo_case = next((c for c in engine.list_cases() if c.name.endswith("（示例）")), None)
         if demo_case is None:
@@ -122,11 +140,23 @@ def _run(engine, args) -> int:
         print(f"案件 / case: {demo_case.name}\n问 / query: {args.query}")
         _print_hits(engine.search(args.query, case_id=demo_case.id, k=5), args.json)
     elif args.command == "add":
-        r = engine.add_note(args.content, case_id=_resolve_case(engine, args.case), category=args.category)
-        _print({"id": r.note.id, "action": r.action, "category": r.note.category,
-                "keywords": r.note.keywords, "linked": r.linked}, True)
+        r = engine.add_note(
+            args.content, case_id=_resolve_case(engine, args.case), category=args.category
+        )
+        _print(
+            {
+                "id": r.note.id,
+                "action": r.action,
+                "category": r.note.category,
+                "keywords": r.note.keywords,
+                "linked": r.linked,
+            },
+            True,
+        )
     elif args.command == "search":
-        _print_hits(engine.search(args.query, case_id=_resolve_case(engine, args.case), k=args.k), args.json)
+        _print_hits(
+            engine.search(args.query, case_id=_resolve_case(engine, args.case), k=args.k), args.json
+        )
     elif args.command == "import":
         results = engine.import_jsonl(args.path, case_id=_resolve_case(engine, args.case))
         added = sum(r.action == "added" for r in results)
@@ -142,10 +172,16 @@ def _run(engine, args) -> int:
 
 def _print_hits(hits, as_json: bool) -> None:
     rows = [
-        {"score": round(h.score, 4), "id": h.note.id, "category": h.note.category,
-         "content": h.note.content, "vector_rank": h.parts.vector_rank,
-         "text_rank": h.parts.text_rank, "link_bonus": round(h.parts.link_bonus, 4),
-         "pinned": h.parts.pinned}
+        {
+            "score": round(h.score, 4),
+            "id": h.note.id,
+            "category": h.note.category,
+            "content": h.note.content,
+            "vector_rank": h.parts.vector_rank,
+            "text_rank": h.parts.text_rank,
+            "link_bonus": round(h.parts.link_bonus, 4),
+            "pinned": h.parts.pinned,
+        }
         for h in hits
     ]
     if as_json:

@@ -35,7 +35,9 @@ def test_demo_then_search_stats_export_roundtrip(demo_data, tmp_path):
     stats = json.loads(cli(demo_data, "stats").stdout)
     assert stats["notes"] == stats["index_rows"] == 27
     case = "张三诉某电商平台买卖合同纠纷（示例）"
-    hits = json.loads(cli(demo_data, "--json", "search", "检测报告说屏幕是什么问题", "--case", case).stdout)
+    hits = json.loads(
+        cli(demo_data, "--json", "search", "检测报告说屏幕是什么问题", "--case", case).stdout
+    )
     assert "出厂缺陷" in hits[0]["content"]
 
     exported = tmp_path / "case.jsonl"
@@ -47,7 +49,10 @@ def test_demo_then_search_stats_export_roundtrip(demo_data, tmp_path):
     assert json.loads(cli(fresh, "stats").stdout)["notes"] == 25
 
     markdown = tmp_path / "case.md"
-    assert cli(demo_data, "export", str(markdown), "--case", case, "--format", "markdown").returncode == 0
+    assert (
+        cli(demo_data, "export", str(markdown), "--case", case, "--format", "markdown").returncode
+        == 0
+    )
     assert "## 证据 / Evidence" in markdown.read_text(encoding="utf-8")
 
 

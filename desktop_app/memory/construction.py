@@ -96,7 +96,9 @@ def extract_keywords(content: str, limit: int = 8) -> tuple[str, ...]:
             jieba.setLogLevel(logging.WARNING)
             tags = jieba.analyse.extract_tags(content, topK=limit + 4)
         # a bare "15" or "20" says nothing on its own; amounts like "8999" do
-        keywords.extend(t for t in tags if not (t.isdigit() and len(t) < 3) and not _EN_WORD.fullmatch(t))
+        keywords.extend(
+            t for t in tags if not (t.isdigit() and len(t) < 3) and not _EN_WORD.fullmatch(t)
+        )
     counts: dict[str, int] = {}
     for word in _EN_WORD.findall(content):
         low = word.lower()

@@ -24,12 +24,14 @@ import numpy as np
 from desktop_app.core.errors import (
     CaseNotFoundError,
     InvalidInputError,
-    NotFoundError,
     NoteNotFoundError,
+    NotFoundError,
 )
 from desktop_app.memory import construction
 from desktop_app.memory.embedder import Embedder, default_embedder
 from desktop_app.memory.index import IndexRow, NoteIndex, scope_filter
+from desktop_app.memory.jobs import JobCounts, JobQueue
+from desktop_app.memory.pipeline import ENRICH, EXTRACT, JobReport, Pipeline
 from desktop_app.memory.retrieval import FusionParams, context_bonus, fuse, recency_decay
 from desktop_app.memory.store import (
     NOTE_COLUMNS,
@@ -119,6 +121,8 @@ class MemoryEngine:
         self._store = store
         self._index = index
         self._embedder = embedder
+        self._jobs = JobQueue(store)
+        self._pipeline = Pipeline(self, self._jobs)
         self._closed = False
 
     # ==================================================================== life cycle
@@ -144,6 +148,7 @@ class MemoryEngine:
         engine = cls(data_dir, store, index, embedder, config or MemoryConfig(), llm)
         engine._reconcile_index(progress)
         index.on_write = engine._record_index_version
+        engine._jobs.recover_interrupted()  # jobs a crash left "running" run again
         return engine
 
     def close(self) -> None:
@@ -243,7 +248,9 @@ class MemoryEngine:
             notes = self._notes_by_ids(chunk)
             if notes:
                 vectors = self._embedder.embed([self._embedding_text(n) for n in notes])
-                self._index.upsert([self._index_row(n, v) for n, v in zip(notes, vectors, strict=True)])
+                self._index.upsert(
+                    [self._index_row(n, v) for n, v in zip(notes, vectors, strict=True)]
+                )
                 self._mark_indexed([n.id for n in notes])
             if progress:
                 progress(min(start + batch, total), total)
@@ -293,7 +300,9 @@ class MemoryEngine:
     def create_case(self, name: str, description: str = "") -> Case:
         name = (name or "").strip()
         if not name:
-            raise InvalidInputError("empty case name", user_message="案件名称不能为空。 / A case needs a name.")
+            raise InvalidInputError(
+                "empty case name", user_message="案件名称不能为空。 / A case needs a name."
+            )
         case = Case(_new_id(), name, description.strip(), utcnow(), False)
         with self._store.write() as conn:
             conn.execute(
@@ -315,12 +324,16 @@ class MemoryEngine:
     def rename_case(self, case_id: str, name: str, description: str | None = None) -> Case:
         name = (name or "").strip()
         if not name:
-            raise InvalidInputError("empty case name", user_message="案件名称不能为空。 / A case needs a name.")
+            raise InvalidInputError(
+                "empty case name", user_message="案件名称不能为空。 / A case needs a name."
+            )
         self.get_case(case_id)
         with self._store.write() as conn:
             conn.execute("UPDATE cases SET name = ? WHERE id = ?", (name, case_id))
             if description is not None:
-                conn.execute("UPDATE cases SET description = ? WHERE id = ?", (description, case_id))
+                conn.execute(
+                    "UPDATE cases SET description = ? WHERE id = ?", (description, case_id)
+                )
         return self.get_case(case_id)
 
     def archive_case(self, case_id: str, archived: bool = True) -> Case:
@@ -344,8 +357,15 @@ class MemoryEngine:
         source: str | None = None,
         pinned: bool = False,
         tags: Iterable[str] | None = None,
+        wait: bool = False,
     ) -> AddResult:
-        """Add one note (see :meth:`add_notes`, which this calls with a batch of one)."""
+        """Add one note (see :meth:`add_notes`, which this calls with a batch of one).
+
+        The note is stored at once (offline construction).  With an LLM configured, the
+        agentic steps (construction, decision, links, evolution) are queued as a durable job;
+        ``wait=True`` runs that job now and returns its outcome ("updated", "superseded",
+        "unchanged" or "added"), falling back to the stored note if the LLM fails (the job
+        then stays queued)."""
         item = {
             "content": content,
             "case_id": case_id,
@@ -355,13 +375,25 @@ class MemoryEngine:
             "pinned": pinned,
             "tags": tags,
         }
-        return self.add_notes([item])[0]
+        result = self.add_notes([item])[0]
+        if wait and self.llm is not None and result.action == "added":
+            upgraded = self._pipeline.run_inline(f"{ENRICH}:{result.note.id}")
+            if upgraded is not None:
+                return upgraded
+        return result
 
     def add_notes(
-        self, items: Iterable[dict[str, Any]], progress: ProgressCallback | None = None
+        self,
+        items: Iterable[dict[str, Any]],
+        progress: ProgressCallback | None = None,
+        enrich: bool | None = None,
     ) -> list[AddResult]:
         """Add many notes: embedded in batches, written in ONE SQLite transaction (all or
-        nothing) and one index write.  Each result says what happened to its item."""
+        nothing) and one index write.  Each result says what happened to its item.
+
+        ``enrich`` queues the agentic steps for each new note (default: when an LLM is
+        configured); the jobs are part of the same transaction."""
+        enrich = self.llm is not None if enrich is None else enrich
         pending = [self._prepare(item, n) for n, item in enumerate(items, start=1)]
         if not pending:
             return []
@@ -382,7 +414,7 @@ class MemoryEngine:
             for p, v in zip(new, vectors, strict=True):
                 p.vector = v
             links = self._neighbour_links(new)
-            notes = self._write_new(new, links)
+            notes = self._write_new(new, links, enrich)
             for twin, first in twins:
                 twin.result = AddResult(note=first.result.note, action="unchanged")
         self._index_notes(notes, np.vstack([p.vector for p in new]) if new else None)
@@ -492,7 +524,9 @@ class MemoryEngine:
                 candidates.sort(reverse=True)
                 for sim, other in candidates[: cfg.neighbours]:
                     if sim >= cfg.duplicate_threshold:
-                        links.append((p.note_id, other, "duplicate", sim, "可能重复 / possible duplicate"))
+                        links.append(
+                            (p.note_id, other, "duplicate", sim, "可能重复 / possible duplicate")
+                        )
                     elif sim >= cfg.link_threshold:
                         links.append((p.note_id, other, "semantic", sim, ""))
         return links
@@ -506,7 +540,9 @@ class MemoryEngine:
         if batch_size <= 8:
             found: dict[str, None] = {}
             for vector in batch_vectors:
-                for note_id, _sim in self._index.vector_search(vector, where, self.config.neighbours):
+                for note_id, _sim in self._index.vector_search(
+                    vector, where, self.config.neighbours
+                ):
                     found[note_id] = None
             ids = list(found)
             vectors = self._index.vectors_for(ids)
@@ -515,7 +551,7 @@ class MemoryEngine:
         return self._index.scope_matrix(where)
 
     def _write_new(
-        self, new: list[_Pending], links: list[tuple[str, str, str, float, str]]
+        self, new: list[_Pending], links: list[tuple[str, str, str, float, str]], enrich: bool
     ) -> list[Note]:
         notes: list[Note] = []
         now = utcnow()
@@ -544,6 +580,8 @@ class MemoryEngine:
                 )
                 self._insert_note(conn, note)
                 self._history(conn, note.id, "construction", "created", None, note_snapshot(note))
+                if enrich:
+                    self._jobs.enqueue(conn, ENRICH, {"note_id": note.id}, f"{ENRICH}:{note.id}")
                 notes.append(note)
                 linked = tuple(dst for src, dst, *_ in links if src == note.id)
                 p.result = AddResult(note=note, action="added", linked=linked)
@@ -631,7 +669,9 @@ class MemoryEngine:
         for start in range(0, len(ids), 500):
             chunk = list(ids[start : start + 500])
             marks = ",".join("?" * len(chunk))
-            for row in self._store.query(f"SELECT {NOTE_COLUMNS} FROM notes WHERE id IN ({marks})", chunk):
+            for row in self._store.query(
+                f"SELECT {NOTE_COLUMNS} FROM notes WHERE id IN ({marks})", chunk
+            ):
                 found[row["id"]] = row_to_note(row)
         return [found[i] for i in ids if i in found]
 
@@ -670,7 +710,14 @@ class MemoryEngine:
         descending: bool = False,
     ) -> list[Note]:
         where, params = self._filter_sql(case_id, include_global, status, category)
-        if order_by not in {"created_at", "updated_at", "category", "status", "retrieval_count", "content"}:
+        if order_by not in {
+            "created_at",
+            "updated_at",
+            "category",
+            "status",
+            "retrieval_count",
+            "content",
+        }:
             raise InvalidInputError(f"cannot order by {order_by!r}")
         sql = (
             f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where} ORDER BY {order_by} "
@@ -696,7 +743,9 @@ class MemoryEngine:
         return [row_to_link(r) for r in rows]
 
     def note_history(self, note_id: str) -> list[HistoryEntry]:
-        rows = self._store.query("SELECT * FROM note_history WHERE note_id = ? ORDER BY id", (note_id,))
+        rows = self._store.query(
+            "SELECT * FROM note_history WHERE note_id = ? ORDER BY id", (note_id,)
+        )
         return [row_to_history(r) for r in rows]
 
     # ======================================================================== editing
@@ -746,7 +795,15 @@ class MemoryEngine:
             reindex = bool({"content", "context", "tags", "keywords"} & changes.keys())
             with self._store.write() as conn:
                 self._save_note(conn, after, dirty=reindex)
-                self._history(conn, note_id, actor, "updated", note_snapshot(before), note_snapshot(after), reason)
+                self._history(
+                    conn,
+                    note_id,
+                    actor,
+                    "updated",
+                    note_snapshot(before),
+                    note_snapshot(after),
+                    reason,
+                )
         if reindex:
             self._index_notes([after])
         return after
@@ -773,16 +830,22 @@ class MemoryEngine:
             ),
         )
 
-    def _set_status(
-        self, note_id: str, status: str, actor: str, action: str, reason: str
-    ) -> Note:
+    def _set_status(self, note_id: str, status: str, actor: str, action: str, reason: str) -> Note:
         with self._store.write_lock:
             before = self.get_note(note_id)
             invalid_at = None if status == "active" else (before.invalid_at or utcnow())
             after = replace(before, status=status, invalid_at=invalid_at, updated_at=utcnow())
             with self._store.write() as conn:
                 self._save_note(conn, after, dirty=True)
-                self._history(conn, note_id, actor, action, note_snapshot(before), note_snapshot(after), reason)
+                self._history(
+                    conn,
+                    note_id,
+                    actor,
+                    action,
+                    note_snapshot(before),
+                    note_snapshot(after),
+                    reason,
+                )
         self._index.set_status([note_id], status)
         self._mark_indexed([note_id])
         return after
@@ -797,7 +860,9 @@ class MemoryEngine:
     def pin_note(self, note_id: str, pinned: bool = True) -> Note:
         return self.update_note(note_id, pinned=pinned)
 
-    def supersede_note(self, old_id: str, new_id: str, actor: str = "decision", reason: str = "") -> Note:
+    def supersede_note(
+        self, old_id: str, new_id: str, actor: str = "decision", reason: str = ""
+    ) -> Note:
         """``new_id`` replaces ``old_id``: the old one gets invalid_at and a supersedes link."""
         old = self.get_note(old_id)
         new = self.get_note(new_id)
@@ -813,7 +878,11 @@ class MemoryEngine:
         history = self.note_history(note_id)
         undone = {h.after.get("undo_of") for h in history if h.action == "undo" and h.after}
         target = next(
-            (h for h in reversed(history) if h.action != "undo" and h.before is not None and h.id not in undone),
+            (
+                h
+                for h in reversed(history)
+                if h.action != "undo" and h.before is not None and h.id not in undone
+            ),
             None,
         )
         if target is None:
@@ -839,7 +908,15 @@ class MemoryEngine:
             after = note_snapshot(restored) | {"undo_of": target.id}
             with self._store.write() as conn:
                 self._save_note(conn, restored, dirty=True)
-                self._history(conn, note_id, "user", "undo", note_snapshot(current), after, f"undo #{target.id}")
+                self._history(
+                    conn,
+                    note_id,
+                    "user",
+                    "undo",
+                    note_snapshot(current),
+                    after,
+                    f"undo #{target.id}",
+                )
         self._index_notes([restored])
         return restored
 
@@ -851,9 +928,12 @@ class MemoryEngine:
             raise InvalidInputError("cannot merge a note with itself")
         if (keep.case_id or "") != (other.case_id or ""):
             raise InvalidInputError(
-                "notes of different cases", user_message="不能合并不同案件的记忆。 / Notes of different cases cannot be merged."
+                "notes of different cases",
+                user_message="不能合并不同案件的记忆。 / Notes of different cases cannot be merged.",
             )
-        content = keep.content if other.content in keep.content else f"{keep.content}\n{other.content}"
+        content = (
+            keep.content if other.content in keep.content else f"{keep.content}\n{other.content}"
+        )
         merged = self.update_note(
             keep_id,
             content=content,
@@ -864,7 +944,9 @@ class MemoryEngine:
         with self._store.write() as conn:
             for link in self.links_of(other_id):
                 if link.dst != keep_id and link.kind != "supersedes":
-                    self._insert_link(conn, keep_id, link.dst, link.kind, link.strength, link.reason)
+                    self._insert_link(
+                        conn, keep_id, link.dst, link.kind, link.strength, link.reason
+                    )
         self.supersede_note(other_id, keep_id, actor="user", reason="merged")
         return merged
 
@@ -878,7 +960,8 @@ class MemoryEngine:
             raise InvalidInputError("a note cannot link to itself")
         if (a.case_id or "") != (b.case_id or ""):
             raise InvalidInputError(
-                "cross-case link", user_message="不能链接不同案件的记忆。 / Notes of different cases cannot be linked."
+                "cross-case link",
+                user_message="不能链接不同案件的记忆。 / Notes of different cases cannot be linked.",
             )
         with self._store.write() as conn:
             self._insert_link(conn, src, dst, kind, strength, reason)
@@ -887,7 +970,8 @@ class MemoryEngine:
         with self._store.write() as conn:
             if kind is None:
                 cur = conn.execute(
-                    "DELETE FROM links WHERE (src = ? AND dst = ?) OR (src = ? AND dst = ?)", (src, dst, dst, src)
+                    "DELETE FROM links WHERE (src = ? AND dst = ?) OR (src = ? AND dst = ?)",
+                    (src, dst, dst, src),
                 )
             else:
                 cur = conn.execute(
@@ -904,7 +988,9 @@ class MemoryEngine:
             with self._store.write() as conn:
                 conn.execute("DELETE FROM note_history WHERE note_id = ?", (note_id,))
                 conn.execute("DELETE FROM notes WHERE id = ?", (note_id,))
-                conn.execute("INSERT OR IGNORE INTO index_tombstones (note_id) VALUES (?)", (note_id,))
+                conn.execute(
+                    "INSERT OR IGNORE INTO index_tombstones (note_id) VALUES (?)", (note_id,)
+                )
             self._index.delete([note_id])
             self._index.purge_deleted()
             with self._store.write() as conn:
@@ -946,7 +1032,9 @@ class MemoryEngine:
         # Context bonus from the best hits by fused score (recency must not propagate).
         strongest = sorted(notes, key=lambda i: -fused[i].score)[: max(0, cfg.context_hits)]
         neighbours = self._context_neighbours([notes[i] for i in strongest], include_inactive)
-        bonus = context_bonus({i: fused[i].score for i in strongest}, neighbours, cfg.context_weight)
+        bonus = context_bonus(
+            {i: fused[i].score for i in strongest}, neighbours, cfg.context_weight
+        )
         missing = [i for i in bonus if i not in notes]
         for note in self._notes_by_ids(missing):
             if self._visible(note, case_id, include_inactive):
@@ -975,7 +1063,9 @@ class MemoryEngine:
         top += self._pinned_extras(top, case_id)
         return top
 
-    def _context_neighbours(self, hits: Sequence[Note], include_inactive: bool) -> dict[str, list[str]]:
+    def _context_neighbours(
+        self, hits: Sequence[Note], include_inactive: bool
+    ) -> dict[str, list[str]]:
         """For each note: the notes of its own scope written just before and just after it
         (by created_at, ties by insertion order) within ``config.context_window_seconds``.
 
@@ -987,7 +1077,8 @@ class MemoryEngine:
             return {}
         ids = [n.id for n in hits]
         rows = self._store.query(
-            f"SELECT id, rowid, case_id, created_at FROM notes WHERE id IN ({','.join('?' * len(ids))})", ids
+            f"SELECT id, rowid, case_id, created_at FROM notes WHERE id IN ({','.join('?' * len(ids))})",
+            ids,
         )
         status = "" if include_inactive else " AND status = 'active'"
         window = timedelta(seconds=max(cfg.context_window_seconds, 0.0))
@@ -1018,7 +1109,9 @@ class MemoryEngine:
             return False
         return include_inactive or note.status == "active"
 
-    def _link_expansion(self, top: list[Hit], case_id: str | None, include_inactive: bool) -> list[Hit]:
+    def _link_expansion(
+        self, top: list[Hit], case_id: str | None, include_inactive: bool
+    ) -> list[Hit]:
         budget = self.config.link_budget
         if not top or budget <= 0:
             return []
@@ -1039,7 +1132,9 @@ class MemoryEngine:
             note = notes.get(note_id)
             if note is None or not self._visible(note, case_id, include_inactive):
                 continue
-            extra.append(Hit(note, bonus, ScoreParts(None, None, None, 0.0, 0.0, bonus, note.pinned)))
+            extra.append(
+                Hit(note, bonus, ScoreParts(None, None, None, 0.0, 0.0, bonus, note.pinned))
+            )
             if len(extra) >= budget:
                 break
         return extra
@@ -1093,6 +1188,90 @@ class MemoryEngine:
         vectors = self._index.vectors_for(ids)
         return {i: float(v @ qvec) for i, v in vectors.items()}
 
+    def _neighbour_notes(self, note: Note, k: int | None = None) -> list[Note]:
+        """The nearest active notes in the note's own scope (never another case, never the
+        global notes for a case note), best first, without the note itself."""
+        k = k or self.config.neighbours
+        vectors = self._index.vectors_for([note.id])
+        vector = vectors.get(note.id)
+        if vector is None:
+            vector = self._embedder.embed([self._embedding_text(note)])[0]
+        where = f"case_id = '{note.case_id or ''}' AND status = 'active'"
+        found = [i for i, _sim in self._index.vector_search(vector, where, k + 1) if i != note.id]
+        return [
+            n for n in self._notes_by_ids(found[:k]) if (n.case_id or "") == (note.case_id or "")
+        ]
+
+    def _touch(self, note_id: str) -> None:
+        with self._store.write() as conn:
+            conn.execute(
+                "UPDATE notes SET updated_at = ?, retrieval_count = retrieval_count + 1 WHERE id = ?",
+                (to_iso(utcnow()), note_id),
+            )
+
+    # ============================================================ knowledge and jobs
+
+    def ingest_turn(
+        self,
+        user_text: str,
+        assistant_text: str,
+        case_id: str | None = None,
+        conversation_id: str | None = None,
+        message_time: datetime | None = None,
+        source: str | None = None,
+        wait: bool = False,
+    ) -> list[AddResult]:
+        """Queue knowledge extraction for one chat turn (a durable job; the chat never
+        waits).  ``wait=True`` runs it now, then enriches each new note, and returns the
+        results; otherwise (or if the LLM is unavailable) it returns [] and the job runs
+        later.  Small talk yields nothing."""
+        import hashlib
+
+        if not (user_text or "").strip() and not (assistant_text or "").strip():
+            return []
+        self._check_case(case_id)
+        message_time = message_time or utcnow()
+        digest = hashlib.sha256(f"{case_id}|{user_text}|{assistant_text}".encode()).hexdigest()[:32]
+        key = f"{EXTRACT}:{conversation_id or '-'}:{digest}"
+        payload = {
+            "user_text": user_text or "",
+            "assistant_text": assistant_text or "",
+            "case_id": case_id,
+            "conversation_id": conversation_id,
+            "message_time": to_iso(message_time),
+            "source": source,
+        }
+        with self._store.write() as conn:
+            self._jobs.enqueue(conn, EXTRACT, payload, key)
+        if not wait or self.llm is None:
+            return []
+        added = self._pipeline.run_inline(key) or []
+        results = []
+        for result in added:
+            if result.action == "added":
+                upgraded = self._pipeline.run_inline(f"{ENRICH}:{result.note.id}")
+                results.append(upgraded or result)
+            else:
+                results.append(result)
+        return results
+
+    def run_pending_jobs(self, max_jobs: int | None = None) -> JobReport:
+        """Run the due LLM jobs now (the UI calls this from a worker, or uses JobRunner)."""
+        return self._pipeline.run_pending(max_jobs)
+
+    def job_counts(self) -> JobCounts:
+        return self._jobs.counts()
+
+    def retry_jobs_now(self) -> int:
+        """Make waiting jobs due immediately (e.g. after the user fixed the API key)."""
+        return self._jobs.retry_now()
+
+    def set_llm(self, llm: Any | None) -> None:
+        """Switch the LLM (settings changed); pending jobs run with the new one."""
+        self.llm = llm
+        if llm is not None:
+            self._jobs.retry_now()
+
     # ========================================================================= graph
 
     def graph(self, case_id: str | None, include_global: bool = False) -> Graph:
@@ -1113,7 +1292,11 @@ class MemoryEngine:
             if r["dst"] not in ids:
                 continue
             a, b = r["src"], r["dst"]
-            key = (min(a, b), max(a, b), r["kind"]) if r["kind"] in SYMMETRIC_KINDS else (a, b, r["kind"])
+            key = (
+                (min(a, b), max(a, b), r["kind"])
+                if r["kind"] in SYMMETRIC_KINDS
+                else (a, b, r["kind"])
+            )
             if key in edges:
                 continue
             edges[key] = GraphEdge(a, b, r["kind"], r["strength"])
@@ -1142,7 +1325,9 @@ class MemoryEngine:
         )
         return {r[0]: (r[1], r[2]) for r in rows}
 
-    def save_graph_positions(self, case_id: str | None, positions: dict[str, tuple[float, float]]) -> None:
+    def save_graph_positions(
+        self, case_id: str | None, positions: dict[str, tuple[float, float]]
+    ) -> None:
         allowed = {n.id for n in self.list_notes(case_id)}
         with self._store.write() as conn:
             conn.executemany(
@@ -1179,25 +1364,36 @@ class MemoryEngine:
                 " AND (title LIKE ? ESCAPE '\\' OR id IN (SELECT conversation_id FROM messages "
                 "WHERE content LIKE ? ESCAPE '\\'))"
             )
-            pattern = "%" + query.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            pattern = (
+                "%"
+                + query.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                + "%"
+            )
             params += [pattern, pattern]
-        rows = self._store.query(f"SELECT * FROM conversations WHERE {where} ORDER BY updated_at DESC", params)
+        rows = self._store.query(
+            f"SELECT * FROM conversations WHERE {where} ORDER BY updated_at DESC", params
+        )
         return [_row_to_conversation(r) for r in rows]
 
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
         title = (title or "").strip()
         if not title:
-            raise InvalidInputError("empty title", user_message="标题不能为空。 / The title cannot be empty.")
+            raise InvalidInputError(
+                "empty title", user_message="标题不能为空。 / The title cannot be empty."
+            )
         self.get_conversation(conversation_id)
         with self._store.write() as conn:
-            conn.execute("UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
+            conn.execute(
+                "UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id)
+            )
         return self.get_conversation(conversation_id)
 
     def set_conversation_memory(self, conversation_id: str, enabled: bool) -> Conversation:
         self.get_conversation(conversation_id)
         with self._store.write() as conn:
             conn.execute(
-                "UPDATE conversations SET memory_enabled = ? WHERE id = ?", (int(enabled), conversation_id)
+                "UPDATE conversations SET memory_enabled = ? WHERE id = ?",
+                (int(enabled), conversation_id),
             )
         return self.get_conversation(conversation_id)
 
@@ -1223,14 +1419,25 @@ class MemoryEngine:
             conn.execute(
                 "INSERT INTO messages (id, conversation_id, role, content, created_at, injected_note_ids) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (msg.id, conversation_id, role, content, to_iso(now), json.dumps(list(injected_note_ids))),
+                (
+                    msg.id,
+                    conversation_id,
+                    role,
+                    content,
+                    to_iso(now),
+                    json.dumps(list(injected_note_ids)),
+                ),
             )
-            conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (to_iso(now), conversation_id))
+            conn.execute(
+                "UPDATE conversations SET updated_at = ? WHERE id = ?",
+                (to_iso(now), conversation_id),
+            )
         return msg
 
     def list_messages(self, conversation_id: str) -> list[Message]:
         rows = self._store.query(
-            "SELECT * FROM messages WHERE conversation_id = ? ORDER BY created_at, rowid", (conversation_id,)
+            "SELECT * FROM messages WHERE conversation_id = ? ORDER BY created_at, rowid",
+            (conversation_id,),
         )
         return [
             Message(
@@ -1246,7 +1453,9 @@ class MemoryEngine:
 
     # ================================================================ import / export
 
-    def import_jsonl(self, path: str | os.PathLike[str], case_id: str | None = None) -> list[AddResult]:
+    def import_jsonl(
+        self, path: str | os.PathLike[str], case_id: str | None = None
+    ) -> list[AddResult]:
         """Load notes from JSON Lines, all or nothing.  An optional first line
         ``{"case": {"name": ..., "description": ...}}`` creates the case when ``case_id`` is
         not given.  A bad line raises InvalidInputError naming its line number."""
@@ -1290,7 +1499,8 @@ class MemoryEngine:
         return target
 
     def pending_jobs(self) -> int:
-        return self._store.query_one("SELECT COUNT(*) FROM jobs WHERE status IN ('pending', 'running')")[0]
+        counts = self._jobs.counts()
+        return counts.pending + counts.running
 
     def stats(self) -> EngineStats:
         q = self._store.query_one
@@ -1317,7 +1527,9 @@ def format_memories(notes: Sequence[Note]) -> str:
     lines = [MEMORY_PREAMBLE]
     for n, note in enumerate(notes, start=1):
         date = note.created_at.strftime("%Y-%m-%d") if note.created_at else ""
-        lines.append(f"{n}. [{note.category}] {note.content}" + (f"（记录于 {date}）" if date else ""))
+        lines.append(
+            f"{n}. [{note.category}] {note.content}" + (f"（记录于 {date}）" if date else "")
+        )
     return "\n".join(lines)
 
 

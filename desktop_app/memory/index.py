@@ -98,7 +98,9 @@ class NoteIndex:
             self._table = table
             self._fts_ready = any(ix.index_type == "FTS" for ix in table.list_indices())
         except Exception:  # a damaged index is rebuilt from SQLite, never trusted
-            log.warning("index at %s could not be opened; it will be rebuilt", self.folder, exc_info=True)
+            log.warning(
+                "index at %s could not be opened; it will be rebuilt", self.folder, exc_info=True
+            )
             self._table = None
 
     @property
@@ -265,9 +267,7 @@ class NoteIndex:
 
     # -- reads ---------------------------------------------------------------------------
 
-    def vector_search(
-        self, vector: np.ndarray, where: str, limit: int
-    ) -> list[tuple[str, float]]:
+    def vector_search(self, vector: np.ndarray, where: str, limit: int) -> list[tuple[str, float]]:
         """(id, cosine similarity), best first."""
         with self._lock:
             table = self._table
@@ -312,7 +312,9 @@ class NoteIndex:
         if arrow.num_rows == 0:
             return [], None
         flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
-        return arrow.column("id").to_pylist(), flat.reshape(arrow.num_rows, self.dim).astype(np.float32)
+        return arrow.column("id").to_pylist(), flat.reshape(arrow.num_rows, self.dim).astype(
+            np.float32
+        )
 
     def vectors_for(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not ids:

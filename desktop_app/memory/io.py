@@ -98,7 +98,11 @@ def note_to_json(note: Note) -> dict[str, Any]:
 def write_jsonl(path: Path, case: Case | None, notes: Sequence[Note]) -> int:
     lines = []
     if case is not None:
-        lines.append(json.dumps({"case": {"name": case.name, "description": case.description}}, ensure_ascii=False))
+        lines.append(
+            json.dumps(
+                {"case": {"name": case.name, "description": case.description}}, ensure_ascii=False
+            )
+        )
     lines += [json.dumps(note_to_json(n), ensure_ascii=False) for n in notes]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return len(notes)

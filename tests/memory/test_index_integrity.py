@@ -36,7 +36,10 @@ def _fill(eng: MemoryEngine, case_id: str) -> None:
             {"content": "原告张三于2024年3月15日购买笔记本电脑，价格8999元", "case_id": case_id},
             {"content": "电脑使用两周后屏幕出现花屏", "case_id": case_id},
             {"content": "原告三次联系客服均被推诿", "case_id": case_id},
-            {"content": "The plaintiff kept the original invoice and chat logs", "case_id": case_id},
+            {
+                "content": "The plaintiff kept the original invoice and chat logs",
+                "case_id": case_id,
+            },
         ]
     )
 
@@ -52,7 +55,7 @@ def test_delete_leaves_no_trace_in_any_file(tmp_path, embedder):
         eng.update_note(note.id, content=secret_v2)  # the old wording sits in history
         eng.optimize()
         before = b"".join(b for _p, b in _all_bytes(data))
-        assert "Quixotrel".encode() in before or b"quixotrel" in before  # the scan can see it
+        assert b"Quixotrel" in before or b"quixotrel" in before  # the scan can see it
         eng.delete_note(note.id)
         assert eng.search("Quixotrel", case_id=case.id, k=5) == [] or all(
             h.note.id != note.id for h in eng.search("Quixotrel", case_id=case.id, k=5)
@@ -67,7 +70,10 @@ def test_delete_leaves_no_trace_in_any_file(tmp_path, embedder):
     # and the engine still works afterwards
     with MemoryEngine.open(data, embedder=embedder) as eng:
         case_id = eng.list_cases()[0].id
-        assert eng.search("屏幕花屏", case_id=case_id, k=1)[0].note.content == "电脑使用两周后屏幕出现花屏"
+        assert (
+            eng.search("屏幕花屏", case_id=case_id, k=1)[0].note.content
+            == "电脑使用两周后屏幕出现花屏"
+        )
 
 
 def test_deleted_index_folder_is_rebuilt(tmp_path, embedder):
@@ -78,7 +84,9 @@ def test_deleted_index_folder_is_rebuilt(tmp_path, embedder):
         expected = [h.note.id for h in eng.search("客服推诿", case_id=case.id, k=3)]
     shutil.rmtree(data / "index")
     progress: list[tuple[int, int]] = []
-    with MemoryEngine.open(data, embedder=embedder, progress=lambda d, t: progress.append((d, t))) as eng:
+    with MemoryEngine.open(
+        data, embedder=embedder, progress=lambda d, t: progress.append((d, t))
+    ) as eng:
         assert eng.stats().index_rows == 4
         assert [h.note.id for h in eng.search("客服推诿", case_id=case.id, k=3)] == expected
     assert progress and progress[-1] == (4, 4)
@@ -94,7 +102,9 @@ def test_truncated_index_is_rebuilt(tmp_path, embedder):
             path.write_bytes(path.read_bytes()[:7])
     with MemoryEngine.open(data, embedder=embedder) as eng:
         assert eng.stats().index_rows == 4
-        assert eng.search("花屏", case_id=case.id, k=1)[0].note.content == "电脑使用两周后屏幕出现花屏"
+        assert (
+            eng.search("花屏", case_id=case.id, k=1)[0].note.content == "电脑使用两周后屏幕出现花屏"
+        )
 
 
 def test_other_embedder_triggers_reembed(tmp_path, embedder):
@@ -104,11 +114,15 @@ def test_other_embedder_triggers_reembed(tmp_path, embedder):
         _fill(eng, case.id)
     other = CountingEmbedder(embedder, id_suffix="-variant")
     progress: list[tuple[int, int]] = []
-    with MemoryEngine.open(data, embedder=other, progress=lambda d, t: progress.append((d, t))) as eng:
+    with MemoryEngine.open(
+        data, embedder=other, progress=lambda d, t: progress.append((d, t))
+    ) as eng:
         assert other.texts == 4  # every note re-embedded once
         assert progress[-1] == (4, 4)
         assert eng.embedder_id.endswith("-variant")
-        assert eng.search("客服", case_id=case.id, k=1)[0].note.content == "原告三次联系客服均被推诿"
+        assert (
+            eng.search("客服", case_id=case.id, k=1)[0].note.content == "原告三次联系客服均被推诿"
+        )
     # reopening with the same embedder embeds nothing
     again = CountingEmbedder(embedder, id_suffix="-variant")
     with MemoryEngine.open(data, embedder=again):
@@ -140,7 +154,9 @@ def test_reconcile_repairs_both_sides(tmp_path, embedder):
     with MemoryEngine.open(data, embedder=embedder) as eng:
         assert eng.stats().index_rows == eng.stats().notes_total == 5
         assert eng.search("鉴定报告 排线缺陷", case_id=case.id, k=1)[0].note.id == lost.id
-        assert all(h.note.id != ghost.id for h in eng.search("即将只留在索引里", case_id=case.id, k=5))
+        assert all(
+            h.note.id != ghost.id for h in eng.search("即将只留在索引里", case_id=case.id, k=5)
+        )
 
 
 def test_dirty_notes_are_reindexed_after_a_crash(tmp_path, embedder):

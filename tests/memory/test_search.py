@@ -92,11 +92,26 @@ def test_recall_for_chat_formats_one_system_message(populated):
 
 
 _vocabulary = st.sampled_from(
-    ["电脑", "押金", "花屏", "房东", "客服", "赔偿", "合同", "deposit", "screen", "原告", "被告", "退还"]
+    [
+        "电脑",
+        "押金",
+        "花屏",
+        "房东",
+        "客服",
+        "赔偿",
+        "合同",
+        "deposit",
+        "screen",
+        "原告",
+        "被告",
+        "退还",
+    ]
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     words=st.lists(_vocabulary, min_size=1, max_size=4),
     noise=st.text(max_size=12),
@@ -104,7 +119,9 @@ _vocabulary = st.sampled_from(
     k=st.integers(min_value=1, max_value=12),
     include_inactive=st.booleans(),
 )
-def test_no_note_of_another_case_is_ever_returned(populated, words, noise, which, k, include_inactive):
+def test_no_note_of_another_case_is_ever_returned(
+    populated, words, noise, which, k, include_inactive
+):
     eng, case_a, case_b = populated
     case_id = case_a if which == "a" else case_b
     query = " ".join(words) + noise
@@ -114,7 +131,9 @@ def test_no_note_of_another_case_is_ever_returned(populated, words, noise, which
         assert note.case_id in (case_id, None)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(query=st.text(max_size=200))
 def test_arbitrary_query_text_never_crashes(populated, query):
     eng, case_a, _ = populated

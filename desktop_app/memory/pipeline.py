@@ -1,0 +1,282 @@
+"""The agentic A-MEM steps applied to stored notes, run as durable jobs.
+
+``enrich`` (one note): construction → decision (ADD / UPDATE n / SUPERSEDE n / NOOP) →
+link generation and evolution.  ``extract`` (one chat turn): knowledge items → add_notes,
+each of which is then enriched.  Every change goes through the engine's editing methods,
+so it leaves a history row and is re-embedded at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from desktop_app.core.errors import (
+    BadResponseError,
+    InvalidInputError,
+    LexMemError,
+    LLMError,
+    NotFoundError,
+)
+from desktop_app.memory import agentic
+from desktop_app.memory.jobs import Job, JobQueue
+from desktop_app.memory.store import from_iso, utcnow
+from desktop_app.memory.types import AddResult
+
+if TYPE_CHECKING:
+    from desktop_app.memory.engine import MemoryEngine
+
+log = logging.getLogger(__name__)
+
+ENRICH = "enrich"
+EXTRACT = "extract"
+
+
+@dataclass(frozen=True, slots=True)
+class JobReport:
+    done: int = 0
+    deferred: int = 0
+    failed: int = 0
+    #: the user-facing message of the last LLM problem (for the status bar), if any
+    last_problem: str = ""
+
+
+class Pipeline:
+    def __init__(self, engine: MemoryEngine, queue: JobQueue) -> None:
+        self._engine = engine
+        self._queue = queue
+        self._run_lock = threading.Lock()
+
+    # ----------------------------------------------------------------- running jobs
+
+    def run_pending(self, max_jobs: int | None = None, now: datetime | None = None) -> JobReport:
+        """Run due jobs until none is left (or ``max_jobs``); returns what happened."""
+        if self._engine.llm is None:
+            return JobReport()
+        done = deferred = failed = 0
+        problem = ""
+        with self._run_lock:
+            while max_jobs is None or done + deferred + failed < max_jobs:
+                job = self._queue.claim_due(now)
+                if job is None:
+                    break
+                status, message, _result = self.run_job(job)
+                if status == "done":
+                    done += 1
+                elif status == "failed":
+                    failed += 1
+                else:
+                    deferred += 1
+                    problem = message
+                    # the endpoint is down or refusing: stop hammering it this round
+                    break
+        return JobReport(done, deferred, failed, problem)
+
+    def run_job(self, job: Job) -> tuple[str, str, Any]:
+        """Run one claimed job; returns (status, the user message of a problem, the step's
+        result)."""
+        try:
+            if job.kind == ENRICH:
+                result = self.enrich(job.payload["note_id"], job)
+            elif job.kind == EXTRACT:
+                result = self.extract(job.payload, job)
+            else:
+                raise InvalidInputError(f"unknown job kind {job.kind!r}")
+        except BadResponseError as exc:
+            log.warning("job %s (%s): unusable answer: %s", job.id, job.kind, exc)
+            status = self._queue.defer(job, f"{type(exc).__name__}: {exc}", counts_as_attempt=True)
+            return status, exc.user_message, None
+        except LLMError as exc:
+            # network down, rate limit, wrong key, missing model: wait for the endpoint or
+            # the user, without using up the job's attempts
+            log.info("job %s (%s) deferred: %s", job.id, job.kind, exc)
+            self._queue.defer(job, f"{type(exc).__name__}: {exc}", counts_as_attempt=False)
+            return "pending", exc.user_message, None
+        except (InvalidInputError, NotFoundError) as exc:
+            log.warning("job %s (%s) cannot run: %s", job.id, job.kind, exc)
+            self._queue.fail(job, f"{type(exc).__name__}: {exc}")
+            return "failed", exc.user_message, None
+        except Exception as exc:  # a bug must not kill the runner; the job keeps its reason
+            log.exception("job %s (%s) crashed", job.id, job.kind)
+            status = self._queue.defer(job, f"{type(exc).__name__}: {exc}", counts_as_attempt=True)
+            return status, str(exc), None
+        self._queue.complete(job)
+        return "done", "", result
+
+    def run_inline(self, dedupe_key: str) -> Any:
+        """Run the job with this key now, in the caller's thread (``wait=True`` adds).
+        Returns the step's result, or None if it could not run (it stays queued)."""
+        job_id = self._queue.job_id_for(dedupe_key)
+        job = self._queue.claim(job_id) if job_id is not None else None
+        if job is None:
+            return None
+        _status, _message, result = self.run_job(job)
+        return result
+
+    # ---------------------------------------------------------------------- steps
+
+    def enrich(self, note_id: str, job: Job | None = None) -> AddResult | None:
+        eng = self._engine
+        llm = eng.llm
+        try:
+            note = eng.get_note(note_id)
+        except NotFoundError:
+            return None  # deleted meanwhile: nothing to do
+        if note.status != "active":
+            return None
+
+        # 1. construction (skipped on a retry that already did it)
+        if not (job and job.payload.get("constructed")):
+            built = agentic.construct_note(llm, note.content, note.created_at)
+            user_edited = any(h.actor == "user" for h in eng.note_history(note_id))
+            note = eng.update_note(
+                note_id,
+                keywords=built.keywords,
+                context=built.context,
+                tags=list(dict.fromkeys([*note.tags, *built.tags])),
+                category=None if user_edited else built.category,
+                actor="construction",
+                reason="LLM note construction",
+            )
+            if job is not None:
+                self._save_progress(job, constructed=True)
+
+        # 2. decision against the nearest neighbours in the same scope
+        neighbours = eng._neighbour_notes(note)
+        decision = agentic.decide(llm, note.content, neighbours)
+        result = AddResult(note=note, action="added", linked=tuple(n.id for n in neighbours))
+        if decision.action == "NOOP":
+            target = decision.target_id
+            eng.delete_note(note_id)  # the fact is already known: the new copy goes
+            if target:
+                eng._touch(target)
+                result = AddResult(note=eng.get_note(target), action="unchanged", target_id=target)
+            else:
+                result = AddResult(note=note, action="unchanged")
+            return result
+        if decision.action == "UPDATE" and decision.target_id:
+            target = eng.get_note(decision.target_id)
+            merged = eng.update_note(
+                target.id,
+                content=decision.merged_content,
+                tags=list(dict.fromkeys([*target.tags, *note.tags])),
+                actor="decision",
+                reason=decision.reason or f"merged a newer wording ({note.source or 'chat'})",
+            )
+            eng.delete_note(note_id)  # its content now lives in the merged note
+            result = AddResult(note=merged, action="updated", target_id=target.id)
+            return result
+        if decision.action == "SUPERSEDE" and decision.target_id:
+            eng.supersede_note(
+                decision.target_id, note_id, actor="decision", reason=decision.reason
+            )
+            neighbours = [n for n in neighbours if n.id != decision.target_id]
+            result = AddResult(note=note, action="superseded", target_id=decision.target_id)
+
+        # 3. link generation and evolution
+        evolution = agentic.evolve(llm, note, neighbours)
+        for link in evolution.links:
+            eng.link_notes(
+                note_id, link.target_id, kind="evolution", strength=0.9, reason=link.reason
+            )
+        if evolution.new_tags_for_note:
+            eng.update_note(
+                note_id,
+                tags=list(
+                    dict.fromkeys([*eng.get_note(note_id).tags, *evolution.new_tags_for_note])
+                ),
+                actor="evolution",
+                reason="evolution: refined tags",
+            )
+        for upd in evolution.neighbour_updates:
+            eng.update_note(
+                upd.target_id,
+                context=upd.new_context,
+                tags=list(upd.new_tags) if upd.new_tags is not None else None,
+                actor="evolution",
+                reason=f"evolution after {note_id}",
+            )
+        result = AddResult(
+            note=eng.get_note(note_id),
+            action=result.action,
+            linked=tuple(link.target_id for link in evolution.links) or result.linked,
+            target_id=result.target_id,
+        )
+        return result
+
+    def extract(self, payload: dict[str, Any], job: Job | None = None) -> list[AddResult]:
+        eng = self._engine
+        message_time = from_iso(payload.get("message_time")) or utcnow()
+        items = agentic.extract_knowledge(
+            eng.llm, payload.get("user_text", ""), payload.get("assistant_text", ""), message_time
+        )
+        case_id = payload.get("case_id")
+        if case_id is not None:
+            try:
+                eng.get_case(case_id)
+            except NotFoundError:
+                case_id = None if all(i.scope == "global" for i in items) else case_id
+        source = payload.get("source") or f"chat:{payload.get('conversation_id') or '-'}"
+        rows = [
+            {
+                "content": item.content,
+                "category": item.category,
+                "case_id": None if item.scope == "global" else case_id,
+                "created_at": message_time,
+                "source": source,
+            }
+            for item in items
+        ]
+        results = eng.add_notes(rows) if rows else []
+        return results
+
+    def _save_progress(self, job: Job, **fields: Any) -> None:
+        job.payload.update(fields)
+        self._queue.save_payload(job)
+
+
+class JobRunner:
+    """A background thread that runs due jobs, woken early by :meth:`kick`.  Qt-free: the
+    UI polls ``engine.job_counts()`` or passes ``on_report`` to hear about progress."""
+
+    def __init__(
+        self,
+        engine: MemoryEngine,
+        interval: float = 10.0,
+        on_report: Callable[[JobReport], None] | None = None,
+    ) -> None:
+        self._engine = engine
+        self._interval = interval
+        self._on_report = on_report
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="lexmem-jobs", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def kick(self) -> None:
+        self._wake.set()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                report = self._engine.run_pending_jobs()
+                if self._on_report and (report.done or report.deferred or report.failed):
+                    self._on_report(report)
+            except LexMemError:
+                log.warning("job round failed", exc_info=True)
+            except Exception:
+                log.exception("job runner error")
+            self._wake.wait(self._interval)
+            self._wake.clear()
