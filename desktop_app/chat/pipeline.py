@@ -177,5 +177,8 @@ class ChatPipeline:
             case_id=p.case_id,
             conversation_id=p.conversation_id,
             message_time=p.started_at,
+            # extraction already runs in a background worker: wait for it, so the UI can
+            # show what was learned; offline the engine queues the job and returns []
+            wait=True,
         )
         return [r for r in results if getattr(r, "action", "added") != "unchanged"]

@@ -22,6 +22,8 @@ from desktop_app.ui.workers import Op, run_op
 
 log = logging.getLogger(__name__)
 
+JOBS_INTERVAL_MS = 20_000
+
 EngineFactory = Callable[[Path, Any, Settings], Any]
 
 
@@ -76,6 +78,11 @@ class EngineHost(QObject):
         self._stats_timer.setInterval(300)  # coalesce bursts of changes into one stats query
         self._stats_timer.timeout.connect(self._query_stats)
         self.last_stats: Any = None
+        # pending memory jobs (queued while offline) are retried in a worker from time to time
+        self._jobs_timer = QTimer(self)
+        self._jobs_timer.setInterval(JOBS_INTERVAL_MS)
+        self._jobs_timer.timeout.connect(self.run_pending_jobs)
+        self._jobs_running = False
 
     # -- life cycle ------------------------------------------------------------------------
     def open(self) -> None:
@@ -109,6 +116,8 @@ class EngineHost(QObject):
             start()
         self.casesChanged.emit()
         self.refresh_stats()
+        self._jobs_timer.start()
+        QTimer.singleShot(2000, self.run_pending_jobs)
 
     def _open_failed(self, exc: BaseException) -> None:
         log.error("engine failed to open", exc_info=exc)
@@ -121,6 +130,7 @@ class EngineHost(QObject):
         self.stateChanged.emit(state)
 
     def close(self) -> None:
+        self._jobs_timer.stop()
         engine, self.engine = self.engine, None
         if engine is not None:
             try:
@@ -201,6 +211,32 @@ class EngineHost(QObject):
             return None
         self._queue.append(start)
         return None
+
+    def run_pending_jobs(self) -> None:
+        """Run a few due memory jobs (extraction, construction) when a model is configured."""
+        engine = self.engine
+        if engine is None or self.llm is None or self._jobs_running or not hasattr(engine, "run_pending_jobs"):
+            return
+        self._jobs_running = True
+
+        def done(report: Any) -> None:
+            if getattr(report, "done", 0):
+                self.notify_notes_changed(None)
+            problem = getattr(report, "last_problem", "")
+            if problem:
+                log.info("memory jobs deferred: %s", problem)
+            self.refresh_stats()
+
+        def finish() -> None:
+            self._jobs_running = False
+
+        run_op(
+            lambda: engine.run_pending_jobs(max_jobs=5),
+            on_success=done,
+            on_failure=lambda exc: log.warning("memory jobs failed: %r", exc),
+            on_finally=finish,
+            name="memory-jobs",
+        )
 
     def refresh_stats(self) -> None:
         self._stats_timer.start()
