@@ -459,7 +459,6 @@ class MemoryEngine:
         seen: dict[tuple[str, str], _Pending] = {}
         new: list[_Pending] = []
         twins: list[tuple[_Pending, _Pending]] = []
-        conn = self._store.reader()
         for p in pending:
             key = (p.case_id or "", p.hash)
             if key in seen:
@@ -469,11 +468,11 @@ class MemoryEngine:
                 else:
                     twins.append((p, first))
                 continue
-            row = conn.execute(
+            row = self._store.query_one(
                 f"SELECT {NOTE_COLUMNS} FROM notes WHERE IFNULL(case_id, '') = ? "
                 "AND content_hash = ? AND status = 'active' LIMIT 1",
                 key,
-            ).fetchone()
+            )
             seen[key] = p
             if row is not None:
                 p.result = AddResult(note=row_to_note(row), action="unchanged")
@@ -995,7 +994,12 @@ class MemoryEngine:
             self._index.purge_deleted()
             with self._store.write() as conn:
                 conn.execute("DELETE FROM index_tombstones WHERE note_id = ?", (note_id,))
-            self._store.checkpoint_truncate()
+            for _attempt in range(50):  # a reader mid-statement delays the truncation briefly
+                if self._store.checkpoint_truncate():
+                    break
+                time.sleep(0.02)
+            else:
+                log.warning("WAL could not be truncated after a delete; it will be at close")
 
     # ======================================================================== search
 
@@ -1266,6 +1270,10 @@ class MemoryEngine:
         """Make waiting jobs due immediately (e.g. after the user fixed the API key)."""
         return self._jobs.retry_now()
 
+    def set_config(self, config: MemoryConfig) -> None:
+        """Apply new memory parameters (Settings) without reopening."""
+        self.config = config
+
     def set_llm(self, llm: Any | None) -> None:
         """Switch the LLM (settings changed); pending jobs run with the new one."""
         self.llm = llm
@@ -1433,6 +1441,13 @@ class MemoryEngine:
                 (to_iso(now), conversation_id),
             )
         return msg
+
+    def delete_message(self, message_id: str) -> None:
+        """Remove one message (Retry replaces the last reply)."""
+        with self._store.write() as conn:
+            if conn.execute("DELETE FROM messages WHERE id = ?", (message_id,)).rowcount == 0:
+                raise NotFoundError(f"message {message_id!r} not found")
+        self._store.checkpoint_truncate()
 
     def list_messages(self, conversation_id: str) -> list[Message]:
         rows = self._store.query(

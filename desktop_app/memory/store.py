@@ -99,12 +99,20 @@ class Store:
         return self.reader().execute(sql, params).fetchall()
 
     def query_one(self, sql: str, params: tuple | list = ()) -> sqlite3.Row | None:
-        return self.reader().execute(sql, params).fetchone()
+        cursor = self.reader().execute(sql, params)
+        try:
+            return cursor.fetchone()
+        finally:
+            # An unfinished statement keeps its read snapshot open: later reads on this
+            # thread would not see newer commits, and checkpoints could not truncate the WAL.
+            cursor.close()
 
-    def checkpoint_truncate(self) -> None:
-        """Move the WAL into the main file and truncate it to zero bytes (true delete)."""
+    def checkpoint_truncate(self) -> bool:
+        """Move the WAL into the main file and truncate it to zero bytes (true delete).
+        Returns False if a reader kept it from finishing (the caller may retry)."""
         with self.write_lock:
-            self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            busy, _log, _done = self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return busy == 0
 
     def vacuum(self) -> None:
         with self.write_lock:
