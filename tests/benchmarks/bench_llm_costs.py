@@ -25,17 +25,17 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.benchmarks.common import ROOT, machine, write_section  # noqa: E402
+from tests.benchmarks.common import ROOT, machine, write_section
 
 sys.path.insert(0, str(ROOT / "tests"))  # the fakes package, as the tests import it
 
-from fakes.llm_server import FakeLLMServer  # noqa: E402
-from fakes.scripted_model import ScriptedModel  # noqa: E402
+from fakes.llm_server import FakeLLMServer
+from fakes.scripted_model import ScriptedModel
 
-from desktop_app.llm import JsonModeCache, LLMClient, TokenMeter, estimate_tokens  # noqa: E402
-from desktop_app.memory import MemoryEngine, default_embedder  # noqa: E402
-from tests.benchmarks.harness import MemoEmbedder  # noqa: E402
-from tests.benchmarks.locomo_data import load  # noqa: E402
+from desktop_app.llm import JsonModeCache, LLMClient, TokenMeter, estimate_tokens
+from desktop_app.memory import MemoryEngine, default_embedder
+from tests.benchmarks.harness import MemoEmbedder
+from tests.benchmarks.locomo_data import load
 
 
 def pipeline_costs() -> dict:
