@@ -13,7 +13,8 @@ from pathlib import Path
 RESOURCES_ENV = "LEXMEM_RESOURCES_DIR"
 
 
-def resources_dir() -> Path:
+def resources_dir(required: str = "") -> Path:
+    """The first candidate folder that exists (and holds ``required``, if given)."""
     candidates: list[Path] = []
     if os.environ.get(RESOURCES_ENV):
         candidates.append(Path(os.environ[RESOURCES_ENV]))
@@ -22,7 +23,7 @@ def resources_dir() -> Path:
         candidates.append(Path(meipass) / "resources")
     candidates.append(Path(__file__).resolve().parents[2] / "resources")
     for candidate in candidates:
-        if candidate.is_dir():
+        if (candidate / required).is_dir():
             return candidate
     raise FileNotFoundError("resources/ not found; looked in " + ", ".join(map(str, candidates)))
 

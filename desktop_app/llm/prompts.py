@@ -9,30 +9,10 @@ source checkout and under ``sys._MEIPASS`` in a PyInstaller build (the spec must
 from __future__ import annotations
 
 import functools
-import os
-import sys
 from pathlib import Path
 from string import Template
 
-#: Override for tests and unusual installs.
-RESOURCES_ENV = "LEXMEM_RESOURCES_DIR"
-
-
-def resources_dir() -> Path:
-    """The ``resources`` folder: $LEXMEM_RESOURCES_DIR, the frozen bundle, or the repo root."""
-    candidates: list[Path] = []
-    if os.environ.get(RESOURCES_ENV):
-        candidates.append(Path(os.environ[RESOURCES_ENV]))
-    meipass = getattr(sys, "_MEIPASS", None)
-    if meipass:
-        candidates.append(Path(meipass) / "resources")
-    candidates.append(Path(__file__).resolve().parents[2] / "resources")
-    for c in candidates:
-        if (c / "prompts").is_dir():
-            return c
-    raise FileNotFoundError(
-        "resources/prompts not found; looked in " + ", ".join(str(c) for c in candidates)
-    )
+from desktop_app.core.resources import resources_dir
 
 
 @functools.lru_cache(maxsize=64)
@@ -42,7 +22,7 @@ def _load(path: str) -> str:
 
 def load_prompt(name: str) -> str:
     """The text of ``resources/prompts/<name>.md``."""
-    return _load(str(resources_dir() / "prompts" / f"{name}.md"))
+    return _load(str(resources_dir("prompts") / "prompts" / f"{name}.md"))
 
 
 def render_prompt(name: str, **values: object) -> str:

@@ -78,15 +78,19 @@ class JobQueue:
         if kinds:
             where += f" AND kind IN ({','.join('?' * len(kinds))})"
             params += list(kinds)
+        return self._claim(f"SELECT * FROM jobs WHERE {where} ORDER BY id LIMIT 1", params)
+
+    def _claim(self, select: str, params: list[Any]) -> Job | None:
+        """Mark the first job ``select`` finds as running, in one write transaction, so two
+        runners never take the same job."""
         with self._store.write() as conn:
-            row = conn.execute(
-                f"SELECT * FROM jobs WHERE {where} ORDER BY id LIMIT 1", params
-            ).fetchone()
+            row = conn.execute(select, params).fetchone()
             if row is None:
                 return None
             conn.execute(
-                "UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?",
-                (now_iso, row["id"]),
+                "UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ? "
+                "WHERE id = ?",
+                (to_iso(utcnow()), row["id"]),
             )
         return Job(
             row["id"],
@@ -98,23 +102,7 @@ class JobQueue:
 
     def claim(self, job_id: int) -> Job | None:
         """Claim one specific pending job now (used when a caller waits for its own job)."""
-        with self._store.write() as conn:
-            row = conn.execute(
-                "SELECT * FROM jobs WHERE id = ? AND status = 'pending'", (job_id,)
-            ).fetchone()
-            if row is None:
-                return None
-            conn.execute(
-                "UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?",
-                (to_iso(utcnow()), job_id),
-            )
-        return Job(
-            row["id"],
-            row["kind"],
-            json.loads(row["payload"]),
-            row["attempts"] + 1,
-            row["last_error"],
-        )
+        return self._claim("SELECT * FROM jobs WHERE id = ? AND status = 'pending'", [job_id])
 
     def job_id_for(self, dedupe_key: str) -> int | None:
         row = self._store.query_one("SELECT id FROM jobs WHERE dedupe_key = ?", (dedupe_key,))

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 from fakes.llm_server import FakeLLMServer, Reply
 
+from desktop_app.core import resources as resources_mod
 from desktop_app.core.errors import BadResponseError, InvalidInputError
 from desktop_app.llm import JsonModeCache, LLMClient, TokenMeter
 from desktop_app.llm import prompts as prompt_mod
@@ -450,14 +451,14 @@ def test_prompts_found_in_a_frozen_bundle(tmp_path, monkeypatch):
     (tmp_path / "resources" / "prompts").mkdir(parents=True)
     (tmp_path / "resources" / "prompts" / "frozen_probe.md").write_text("冻结 $x", encoding="utf-8")
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
-    monkeypatch.delenv(prompt_mod.RESOURCES_ENV, raising=False)
-    assert prompt_mod.resources_dir() == tmp_path / "resources"
+    monkeypatch.delenv(resources_mod.RESOURCES_ENV, raising=False)
+    assert resources_mod.resources_dir("prompts") == tmp_path / "resources"
     assert prompt_mod.render_prompt("frozen_probe", x="版") == "冻结 版"
 
 
 def test_prompts_dir_override_and_missing(tmp_path, monkeypatch):
-    monkeypatch.setenv(prompt_mod.RESOURCES_ENV, str(tmp_path / "nowhere"))
-    assert prompt_mod.resources_dir().name == "resources"  # falls through to the checkout
-    monkeypatch.setattr(prompt_mod, "__file__", str(tmp_path / "a" / "b" / "prompts.py"))
+    monkeypatch.setenv(resources_mod.RESOURCES_ENV, str(tmp_path / "nowhere"))
+    assert resources_mod.resources_dir("prompts").name == "resources"  # falls through
+    monkeypatch.setattr(resources_mod, "__file__", str(tmp_path / "a" / "b" / "resources.py"))
     with pytest.raises(FileNotFoundError):
-        prompt_mod.resources_dir()
+        resources_mod.resources_dir("prompts")
