@@ -136,10 +136,17 @@ def _finish_copy(tmp: Path) -> None:
     """Turn a fresh copy into a self-contained, checked file (rollback journal, no WAL)."""
     conn = sqlite3.connect(tmp, isolation_level=None)
     try:
-        conn.execute("PRAGMA journal_mode = DELETE")
-        row = conn.execute("PRAGMA integrity_check").fetchone()
+        try:
+            conn.execute("PRAGMA journal_mode = DELETE")
+            row = conn.execute("PRAGMA integrity_check").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise CorruptDatabaseError(f"backup copy unreadable: {exc}") from exc
         if not row or row[0] != "ok":
-            raise StorageError(f"backup copy failed its integrity check: {row[0] if row else None}")
+            # The copy is page-exact, so the database itself is damaged: say so (the UI offers
+            # the newest good backup) rather than store a damaged copy and prune a good one.
+            raise CorruptDatabaseError(
+                f"backup copy failed its integrity check: {row[0] if row else None}"
+            )
     finally:
         conn.close()
     if os.name == "posix":

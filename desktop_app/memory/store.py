@@ -7,6 +7,7 @@ connections, so in WAL mode a long write never blocks a read (or the UI).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -52,6 +53,15 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def _storage_error(path: Path, exc: sqlite3.DatabaseError) -> StorageError:
+    """A damaged file becomes CorruptDatabaseError (the UI offers a restore); the rest
+    StorageError.  Either way no raw sqlite3 error reaches a caller of the engine."""
+    text = str(exc)
+    if "not a database" in text or "malformed" in text:
+        return CorruptDatabaseError(f"{path}: {exc}")
+    return StorageError(f"{path}: {exc}")
+
+
 class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -59,17 +69,22 @@ class Store:
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
+        writer: sqlite3.Connection | None = None
         try:
-            self._writer = _connect(path)
+            writer = self._writer = _connect(path)
             mode = self._writer.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode.lower() != "wal":
                 raise StorageError(f"could not enable WAL (journal_mode={mode})")
             self._writer.execute("PRAGMA synchronous = NORMAL")
             apply_migrations(self._writer)
-        except sqlite3.DatabaseError as exc:
-            if "not a database" in str(exc) or "malformed" in str(exc):
-                raise CorruptDatabaseError(f"{path}: {exc}") from exc
-            raise StorageError(f"{path}: {exc}") from exc
+        except (sqlite3.DatabaseError, StorageError) as exc:
+            # The caller keeps the error (the "restore from backup" dialog) and with it this
+            # frame: close now, or the file stays open and cannot be replaced (Windows).
+            if writer is not None:
+                writer.close()
+            if isinstance(exc, StorageError):
+                raise
+            raise _storage_error(path, exc) from exc
 
     # -- connections -------------------------------------------------------------------
 
@@ -90,18 +105,39 @@ class Store:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
+            except sqlite3.DatabaseError as exc:
+                with contextlib.suppress(sqlite3.Error):  # a damaged file may refuse even this
+                    conn.execute("ROLLBACK")
+                self._raise_if_corrupt(exc)
+                raise
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
 
+    def _raise_if_corrupt(self, exc: sqlite3.DatabaseError) -> None:
+        err = _storage_error(self.path, exc)
+        if isinstance(err, CorruptDatabaseError):
+            raise err from exc
+
     def query(self, sql: str, params: tuple | list = ()) -> list[sqlite3.Row]:
-        return self.reader().execute(sql, params).fetchall()
+        try:
+            return self.reader().execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            self._raise_if_corrupt(exc)
+            raise
 
     def query_one(self, sql: str, params: tuple | list = ()) -> sqlite3.Row | None:
-        cursor = self.reader().execute(sql, params)
+        try:
+            cursor = self.reader().execute(sql, params)
+        except sqlite3.DatabaseError as exc:
+            self._raise_if_corrupt(exc)
+            raise
         try:
             return cursor.fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._raise_if_corrupt(exc)
+            raise
         finally:
             # An unfinished statement keeps its read snapshot open: later reads on this
             # thread would not see newer commits, and checkpoints could not truncate the WAL.
@@ -128,6 +164,9 @@ class Store:
         try:
             with self.write_lock:
                 self._writer.backup(dest)
+        except sqlite3.DatabaseError as exc:
+            self._raise_if_corrupt(exc)
+            raise
         finally:
             dest.close()
 
