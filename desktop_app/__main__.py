@@ -9,6 +9,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
+
+# taken at import, before any heavy import: the start-up probe measures from here too
+_T0 = time.perf_counter()
 
 
 def _guard_stdio() -> None:
@@ -26,6 +30,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--screenshots", metavar="DIR", help="render every view offscreen to PNG files in DIR and exit")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
     parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument(
+        "--selftest",
+        action="store_true",
+        help="check this installation offscreen in a temporary data folder, print a JSON report and exit",
+    )
+    parser.add_argument("--selftest-report", metavar="FILE", help="also write the self-test report to FILE")
     return parser.parse_args(argv)
 
 
@@ -37,10 +47,19 @@ def main(argv: list[str] | None = None) -> int:
 
         print(__version__)
         return 0
+    if args.selftest:
+        from desktop_app.selftest import run as run_selftest
+
+        return run_selftest(args.selftest_report)
     if args.screenshots:
         from desktop_app.ui.screenshots import run_screenshots
 
         return run_screenshots(args.screenshots)
+    if os.environ.get("LEXMEM_STARTUP_PROBE") == "1":
+        # measurement only: prints the time to the main window's first paint
+        from desktop_app.ui.selftest_gui import install_startup_probe
+
+        install_startup_probe(_T0)
     from desktop_app.ui.app import run
 
     return run(args)

