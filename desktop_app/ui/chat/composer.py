@@ -12,8 +12,14 @@ from desktop_app.ui.theme import tokens
 
 class _Input(QPlainTextEdit):
     submit = Signal()
+    escape = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            # Esc stops a streaming reply even when the window-level shortcut is not active
+            self.escape.emit()
+            event.accept()
+            return
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             mods = event.modifiers()
             # Shift+Enter: new line; an input method composing text keeps its Enter
@@ -40,6 +46,7 @@ class Composer(QFrame):
         self.input.setTabChangesFocus(True)
         self.input.setFixedHeight(64)
         self.input.submit.connect(self._submit)
+        self.input.escape.connect(lambda: self._streaming and self.stopRequested.emit())
         self.input.textChanged.connect(self._update_button)
         lay.addWidget(self.input, 1)
         col = QVBoxLayout()

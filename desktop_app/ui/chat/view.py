@@ -62,6 +62,7 @@ class ChatView(QWidget):
         self.conversation: Any = None
         self.memory_enabled = True
         self._turn: _Turn | None = None
+        self._creating = False  # a first message is waiting for its conversation to exist
         self._load_token = 0
         self._messages: list[QWidget] = []
         self._last_user_text = ""
@@ -151,7 +152,7 @@ class ChatView(QWidget):
     # -- public ----------------------------------------------------------------------------
     @property
     def streaming(self) -> bool:
-        return self._turn is not None
+        return self._turn is not None or self._creating
 
     def set_case(self, case_id: str | None) -> None:
         if case_id != self.case_id:
@@ -330,7 +331,7 @@ class ChatView(QWidget):
     # -- a turn ----------------------------------------------------------------------------
     def send(self, text: str) -> None:
         text = text.strip()
-        if not text or self._turn is not None or self.host.engine is None or self.case_id is None:
+        if not text or self.streaming or self.host.engine is None or self.case_id is None:
             return
         self.composer.set_text("")
         if self.conversation is None:
@@ -345,17 +346,21 @@ class ChatView(QWidget):
                     conv = next((c for c in e.list_conversations(case_id) if c.id == conv.id), conv)
                 return conv
 
+            self._creating = True
             self.composer.setEnabled(False)
-            self.host.call(
-                create,
-                lambda conv: self._created_then_send(conv, text),
-                lambda exc: (self.composer.setEnabled(True), self._add_error(exc)),
-                name="create-conversation",
-            )
+
+            def failed(exc: BaseException) -> None:
+                self._creating = False
+                self.composer.setEnabled(True)
+                self._add_error(exc)
+
+            self.host.call(create, lambda conv: self._created_then_send(conv, text), failed, name="create-conversation")
             return
         self._start_turn(text, retry=False)
 
     def _created_then_send(self, conv: Any, text: str) -> None:
+        self._creating = False
+        self.composer.setEnabled(True)
         self.conversation = conv
         self._refresh_chrome()
         self.conversationCreated.emit(conv)
