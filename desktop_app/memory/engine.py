@@ -32,7 +32,13 @@ from desktop_app.memory.embedder import Embedder, default_embedder
 from desktop_app.memory.index import IndexRow, NoteIndex, scope_filter
 from desktop_app.memory.jobs import JobCounts, JobQueue
 from desktop_app.memory.pipeline import ENRICH, EXTRACT, JobReport, Pipeline
-from desktop_app.memory.retrieval import FusionParams, context_bonus, fuse, recency_decay
+from desktop_app.memory.retrieval import (
+    FusionParams,
+    context_bonus,
+    fuse,
+    params_for_query,
+    recency_decay,
+)
 from desktop_app.memory.store import (
     NOTE_COLUMNS,
     Store,
@@ -510,16 +516,25 @@ class MemoryEngine:
         for case_id, group in by_scope.items():
             batch_vectors = np.vstack([p.vector for p in group])
             existing_ids, existing_vectors = self._scope_vectors(case_id, batch_vectors, len(group))
+            has_existing = existing_vectors is not None and len(existing_ids) > 0
             for i, p in enumerate(group):
+                # One matrix product per block of 256 items instead of a full matrix-vector
+                # product and argsort per item: adding 2,000 notes to a 100k case went from
+                # reading the 200 MB scope matrix 2,000 times to 8 times.
+                r = i % 256
+                if r == 0:
+                    block = batch_vectors[i : i + 256]
+                    ex_sims = block @ existing_vectors.T if has_existing else None
+                    own_sims = block @ batch_vectors[: i + len(block)].T
                 candidates: list[tuple[float, str]] = []
-                if existing_vectors is not None and len(existing_ids):
-                    sims = existing_vectors @ p.vector
-                    top = np.argsort(-sims)[: cfg.neighbours]
-                    candidates += [(float(sims[j]), existing_ids[j]) for j in top]
+                if ex_sims is not None:
+                    row = ex_sims[r]
+                    for j in _top_indices(row, cfg.neighbours):
+                        candidates.append((float(row[j]), existing_ids[j]))
                 if i:
-                    sims = batch_vectors[:i] @ p.vector
-                    top = np.argsort(-sims)[: cfg.neighbours]
-                    candidates += [(float(sims[j]), group[j].note_id) for j in top]
+                    row = own_sims[r, :i]
+                    for j in _top_indices(row, cfg.neighbours):
+                        candidates.append((float(row[j]), group[j].note_id))
                 candidates.sort(reverse=True)
                 for sim, other in candidates[: cfg.neighbours]:
                     if sim >= cfg.duplicate_threshold:
@@ -1030,7 +1045,7 @@ class MemoryEngine:
         qvec = self._embedder.embed([query[:2000]])[0]
         vector_hits = self._index.vector_search(qvec, where, depth)
         text_hits = self._index.text_search(fts_text(query[:2000]), where, depth)
-        fused = fuse(vector_hits, text_hits, self.fusion)
+        fused = fuse(vector_hits, text_hits, params_for_query(self.fusion, query))
         notes = {n.id: n for n in self._notes_by_ids(list(fused))}
         notes = {i: n for i, n in notes.items() if self._visible(n, case_id, include_inactive)}
         # Context bonus from the best hits by fused score (recency must not propagate).
@@ -1528,6 +1543,15 @@ class MemoryEngine:
             index_rows=self._index.count(),
             embedder_id=self._embedder.id,
         )
+
+
+def _top_indices(values: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k largest values (unordered): argpartition, O(n) instead of a sort."""
+    if k <= 0 or len(values) == 0:
+        return np.zeros(0, dtype=np.intp)
+    if len(values) <= k:
+        return np.arange(len(values))
+    return np.argpartition(-values, k - 1)[:k]
 
 
 def _summary(content: str, limit: int = 28) -> str:

@@ -58,7 +58,7 @@ def variants(quick: bool) -> list[Variant]:
             no_ctx,
         ),
         Variant(
-            "score fusion 0.7 BM25/max + 0.3 cosine, depth 40",
+            "score fusion 0.7 BM25/max + 0.3 cosine (CJK query: 0.3/0.7), depth 40",
             {},
             {**no_ctx, "candidate_depth": 40},
         ),
@@ -70,6 +70,7 @@ def variants(quick: bool) -> list[Variant]:
             Variant("chosen, text weight 0.5", {"text_weight": 0.5}, {}),
             Variant("chosen, text weight 0.85", {"text_weight": 0.85}, {}),
             Variant("chosen, vector floor 0.2", {"vector_floor": 0.2}, {}),
+            Variant("chosen, no CJK rule (CJK text weight 0.7)", {"text_weight_cjk": 0.7}, {}),
             Variant("chosen, context weight 0.15", {}, {"context_weight": 0.15}),
             Variant("chosen, context weight 0.5", {}, {"context_weight": 0.5}),
             Variant("chosen, no recency (recency_weight 0)", {}, {"recency_weight": 0.0}),
