@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import time
 from argparse import Namespace
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_app import APP_DISPLAY_NAME, APP_NAME, __version__
@@ -19,6 +21,22 @@ from desktop_app.ui import excepthook, i18n, theme
 from desktop_app.ui.single_instance import DataFolderLock
 
 log = logging.getLogger(__name__)
+
+#: set by the start-up test and benchmark: print a line at the main window's first paint
+FIRST_PAINT_ENV = "LEXMEM_REPORT_FIRST_PAINT"
+
+
+class _FirstPaint(QObject):
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            print("first-paint", flush=True, file=sys.stdout)
+            obj.removeEventFilter(self)
+        return False
+
+
+def _report_first_paint(window: QObject) -> None:
+    window._first_paint_probe = _FirstPaint(window)  # type: ignore[attr-defined]
+    window.installEventFilter(window._first_paint_probe)  # type: ignore[attr-defined]
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:
@@ -66,6 +84,8 @@ def run(args: Namespace) -> int:
 
     host = EngineHost(data_dir, settings)
     window = MainWindow(host)
+    if os.environ.get(FIRST_PAINT_ENV):
+        _report_first_paint(window)
     window.show()
     log.info("window shown after %.0f ms", 1000 * (time.perf_counter() - t0))
     # open the engine only once the event loop has painted the window

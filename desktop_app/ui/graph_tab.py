@@ -26,22 +26,35 @@ class GraphTab(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.view: Any = None
+        self._placeholder = QLabel(self.tr("The memory graph will appear here."))
+        self._placeholder.setObjectName("EmptyState")
+        self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        lay.addWidget(self._placeholder)
+        # The graph module imports the memory package (lancedb, openai: ~1 s). It is built
+        # only once the engine is open — the worker has imported all that by then, so the
+        # UI thread neither pays for it before the first paint nor waits on the import lock.
+        host.stateChanged.connect(self._maybe_build)
+        host.notesChanged.connect(self._notes_changed)
+        self._maybe_build(host.state)
+
+    def _maybe_build(self, state: str) -> None:
+        if state != "ready" or self.view is not None:
+            return
         try:
             from desktop_app.ui.graph import GraphView
         except Exception as exc:  # the graph module is optional while it is being built
             log.info("graph view unavailable: %r", exc)
-            placeholder = QLabel(self.tr("The memory graph will appear here."))
-            placeholder.setObjectName("EmptyState")
-            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            lay.addWidget(placeholder)
             return
         self.view = GraphView(self)
-        lay.addWidget(self.view)
+        self.layout().replaceWidget(self._placeholder, self.view)
+        self._placeholder.hide()
         # the detail panel asks synchronously; these are single-row SQLite reads (< 1 ms)
         self.view.set_providers(self._note, self._history)
         self.view.noteActivated.connect(self.openNoteRequested)
         self.view.positionsChanged.connect(self._save_positions)
-        host.notesChanged.connect(self._notes_changed)
+        self._dirty = True
+        if self.isVisible():
+            self.reload()
 
     def _note(self, note_id: str) -> Any:
         engine = self.host.engine
