@@ -18,6 +18,7 @@ import platform
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -25,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 REPORT_ENV = "LEXMEM_SELFTEST_REPORT"
+#: the whole self-test must finish within this (a modal dialog or a dead lock in a frozen
+#: build would otherwise hang CI); LEXMEM_SELFTEST_TIMEOUT overrides it, in seconds
+TIMEOUT_S = 240.0
 
 # (note, paraphrased query): the query shares meaning, not the exact wording, so vector
 # search and the n-gram full-text index both have to work in the bundle.
@@ -43,7 +47,8 @@ DISTRACTORS = [
 ]
 
 
-def _versions() -> dict[str, str | None]:
+def component_versions() -> dict[str, str | None]:
+    """Versions of the app and what it bundles (also shown in the About dialog)."""
     from importlib import metadata
 
     from desktop_app import __version__
@@ -113,6 +118,14 @@ def _check_resources() -> dict[str, Any]:
     return {"dir": str(root)}
 
 
+def _emit(report: dict[str, Any], report_path: str | None) -> None:
+    text = json.dumps(report, ensure_ascii=False, indent=2)
+    print(text, flush=True)
+    out = report_path or os.environ.get(REPORT_ENV)
+    if out:
+        Path(out).write_text(text + "\n", encoding="utf-8")
+
+
 def run(report_path: str | None = None, *, window: bool = True) -> int:
     t_start = time.perf_counter()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed, none shown
@@ -121,13 +134,31 @@ def run(report_path: str | None = None, *, window: bool = True) -> int:
         "frozen": bool(getattr(sys, "frozen", False)),
         "executable": sys.executable,
         "platform": platform.platform(),
-        "versions": _versions(),
+        "versions": component_versions(),
         "checks": {},
     }
     tmp = Path(tempfile.mkdtemp(prefix="lexmem-selftest-"))
     report["data_dir"] = str(tmp)
 
+    current = {"name": "start"}
+
+    def watchdog() -> None:
+        # runs in a timer thread: report what hung and leave at once (no clean-up possible)
+        report["checks"].setdefault(current["name"], {})["ok"] = False
+        report["checks"][current["name"]]["error"] = f"timed out after {timeout:.0f} s"
+        report["ok"], report["failed"] = False, [current["name"]]
+        try:
+            _emit(report, report_path)
+        finally:
+            os._exit(3)
+
+    timeout = float(os.environ.get("LEXMEM_SELFTEST_TIMEOUT", TIMEOUT_S))
+    timer = threading.Timer(timeout, watchdog)
+    timer.daemon = True
+    timer.start()
+
     def check(name: str, fn: Callable[[], Any]) -> None:
+        current["name"] = name
         t0 = time.perf_counter()
         entry: dict[str, Any] = {}
         try:
@@ -155,14 +186,11 @@ def run(report_path: str | None = None, *, window: bool = True) -> int:
 
             check("window", _window)
     finally:
+        timer.cancel()
         shutil.rmtree(tmp, ignore_errors=True)
     failed = [name for name, c in report["checks"].items() if not c["ok"]]
     report["ok"] = not failed
     report["failed"] = failed
     report["total_ms"] = round(1000 * (time.perf_counter() - t_start))
-    text = json.dumps(report, ensure_ascii=False, indent=2)
-    print(text, flush=True)
-    out = report_path or os.environ.get(REPORT_ENV)
-    if out:
-        Path(out).write_text(text + "\n", encoding="utf-8")
+    _emit(report, report_path)
     return 0 if not failed else 1

@@ -74,12 +74,12 @@ def dir_size(path: Path) -> int:
 
 def make_archive(bundle: Path, out_base: Path) -> Path:
     if IS_WIN:
-        out = out_base.with_suffix(".zip")
+        out = out_base.parent / (out_base.name + ".zip")  # not with_suffix: "0.1.0" has dots
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
             for p in sorted(bundle.rglob("*")):
                 zf.write(p, p.relative_to(bundle.parent))
     else:
-        out = out_base.with_suffix(".tar.gz")
+        out = out_base.parent / (out_base.name + ".tar.gz")
         with tarfile.open(out, "w:gz", compresslevel=6) as tf:
             tf.add(bundle, arcname=bundle.name)
     return out
@@ -109,11 +109,21 @@ def run_selftest(report: Path, timeout: float = 300) -> tuple[int, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--selftest", action="store_true", help="run the frozen self-test after building")
-    ap.add_argument("--archive", action="store_true", help="also pack the bundle and report its compressed size")
-    ap.add_argument("--clean", action="store_true", help="drop PyInstaller's cache and work folder first")
-    ap.add_argument("--no-build", action="store_true", help="only measure / self-test an existing dist/lexmem")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--selftest", action="store_true", help="run the frozen self-test after building"
+    )
+    ap.add_argument(
+        "--archive", action="store_true", help="also pack the bundle and report its compressed size"
+    )
+    ap.add_argument(
+        "--clean", action="store_true", help="drop PyInstaller's cache and work folder first"
+    )
+    ap.add_argument(
+        "--no-build", action="store_true", help="only measure / self-test an existing dist/lexmem"
+    )
     args = ap.parse_args(argv)
 
     version = app_version()

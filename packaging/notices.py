@@ -105,7 +105,11 @@ def licence_of(dist: metadata.Distribution) -> str:
     lic = (md.get("License") or "").strip()
     if lic and len(lic) < 80 and "\n" not in lic:
         return lic
-    classifiers = [c.split("::")[-1].strip() for c in md.get_all("Classifier") or [] if c.startswith("License ::")]
+    classifiers = [
+        c.split("::")[-1].strip()
+        for c in md.get_all("Classifier") or []
+        if c.startswith("License ::")
+    ]
     if classifiers:
         return " / ".join(classifiers)
     return (lic.splitlines()[0][:80] + " …") if lic else "UNKNOWN (see the licence text below)"
@@ -127,7 +131,9 @@ def licence_files(dist: metadata.Distribution) -> list[tuple[str, str]]:
     out = []
     for f in dist.files or []:
         name = f.name.upper()
-        if any(k in name for k in ("LICENSE", "LICENCE", "COPYING", "NOTICE", "AUTHORS")) and ".dist-info" in str(f):
+        if any(
+            k in name for k in ("LICENSE", "LICENCE", "COPYING", "NOTICE", "AUTHORS")
+        ) and ".dist-info" in str(f):
             try:
                 data = Path(str(f.locate())).read_bytes()
                 out.append((str(f), data.decode("utf-8", errors="replace")))
@@ -160,7 +166,9 @@ def render() -> str:
         lines.append(f"### {d.metadata['Name']} {d.version}")
         lines.append("")
         if not files:
-            lines.append(f"No licence file in its dist-info; licence per metadata: {licence_of(d)}.")
+            lines.append(
+                f"No licence file in its dist-info; licence per metadata: {licence_of(d)}."
+            )
             lines.append("")
         for path, text in files:
             lines += [f"`{path}`", "", "```text", text.rstrip().replace("```", "ˋˋˋ"), "```", ""]
@@ -168,13 +176,20 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--check", action="store_true", help="fail if the committed file is not up to date")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--check", action="store_true", help="fail if the committed file is not up to date"
+    )
     args = ap.parse_args(argv)
     text = render()
     if args.check:
         ok = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("THIRD_PARTY_NOTICES.md is", "up to date" if ok else "STALE: run python packaging/notices.py")
+        print(
+            "THIRD_PARTY_NOTICES.md is",
+            "up to date" if ok else "STALE: run python packaging/notices.py",
+        )
         return 0 if ok else 1
     OUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUT} ({len(bundled_distributions())} distributions)")

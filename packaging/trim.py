@@ -69,6 +69,22 @@ EXCLUDED_MODULES: list[str] = [
     "ray",
     "tantivy",
     "paddle",
+    # optional back-ends and CLIs of libraries we use: httpx2's CLI (click), anyio's trio
+    # back-end (trio, outcome, attrs), pyparsing's diagram (jinja2), and pkg_resources that
+    # jieba tries first (it falls back to plain files next to its module)
+    "click",
+    "trio",
+    "outcome",
+    "attr",
+    "attrs",
+    "jinja2",
+    "markupsafe",
+    "setuptools",
+    "pkg_resources",
+    # AWS SDK: only lancedb's optional Bedrock embeddings import it (26 MB)
+    "boto3",
+    "botocore",
+    "s3transfer",
     # Qt modules outside what the UI imports (QtCore, QtGui, QtWidgets, QtSvg)
     "PySide6.QtWebEngineCore",
     "PySide6.QtWebEngineWidgets",
@@ -112,8 +128,18 @@ _DROP_PATTERNS: list[str] = [
     r"PySide6[/\\]Qt[/\\]plugins[/\\]imageformats[/\\].*(qtiff|qwebp|qicns|qtga|qwbmp|qpdf|qgif)[^/\\]*$",
     # Qt libraries only pulled by excluded plugins/modules
     r"(^|[/\\])(lib)?Qt6(Pdf|Qml|QmlModels|QmlMeta|QmlWorkerScript|Quick|Network|Designer|OpenGL|Test|Sql|Xml|PrintSupport|VirtualKeyboard)\b[^/\\]*$",
-    # pyarrow parts lancedb never loads (it needs compute, dataset, acero, parquet)
-    r"pyarrow[/\\](lib)?arrow_(flight|substrait)[^/\\]*$",
+    # Linux: Qt's embedded-device platforms (EGLFS, linuxfb, VNC, Vulkan KHR display); the
+    # desktop ones stay: xcb (X11), wayland, offscreen, minimal
+    r"PySide6[/\\]Qt[/\\]plugins[/\\](egldeviceintegrations[/\\].*|platforms[/\\]lib(qeglfs|qlinuxfb|qminimalegl|qvkkhrdisplay|qvnc)\.so)",
+    r"(^|[/\\])libQt6(EglFSDeviceIntegration|EglFsKmsSupport)\.so[^/\\]*$",
+    # Linux: the GTK3 platform theme (native file dialogs / colours under GNOME) pulls the whole
+    # GTK/cairo/pango stack (~30 MB); Qt's own dialogs and the xdg-desktop-portal theme remain.
+    # Each library below was checked (readelf NEEDED) to be used only by that stack.
+    r"PySide6[/\\]Qt[/\\]plugins[/\\]platformthemes[/\\]libqgtk3\.so$",
+    r"(^|[/\\])lib(gtk-3|gdk-3|gdk_pixbuf-2\.0|cairo|cairo-gobject|pango-1\.0|pangocairo-1\.0|pangoft2-1\.0|atk-1\.0|atk-bridge-2\.0|atspi|epoxy|thai|datrie|fribidi|Xcomposite|Xdamage|Xinerama|Xi|Xcursor|Xrandr|wayland-cursor|pixman-1)\.so[^/\\]*$",
+    # pyarrow parts lancedb never loads (it needs compute, dataset, acero, parquet); also the
+    # top-level symlinks PyInstaller makes to them
+    r"(^|[/\\])(lib)?arrow_(flight|substrait|s3|python_flight)[^/\\]*$",
     r"pyarrow[/\\]_(flight|substrait|orc|gcsfs|azurefs|hdfs|s3fs)\.[^/\\]*$",
     r"pyarrow[/\\](lib)?(gandiva|plasma)[^/\\]*$",
     r"pyarrow[/\\]include[/\\].*",

@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
         add("Ctrl+Shift+M", self._add_note)
         add("F5", self.refresh)
         add(QKeySequence.StandardKey.Quit, self.close)
+        add("F1", self.show_about, self.tr("About LexMem"))
 
     def _case_changed(self, case_id: str | None) -> None:
         self.chat.set_case(case_id)
@@ -114,6 +115,11 @@ class MainWindow(QMainWindow):
             )
 
     # -- actions ---------------------------------------------------------------------------
+    def show_about(self) -> None:
+        from desktop_app.ui.about import AboutDialog
+
+        AboutDialog(self, self.host.data_dir).exec()
+
     def new_chat(self) -> None:
         self.tabs.setCurrentIndex(TAB_CHAT)
         self.sidebar.new_conversation()

@@ -47,7 +47,7 @@ def open_main_window(data_dir: Path, timeout_s: float = 120.0) -> dict[str, Any]
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         app.processEvents()
-        if painted.at is not None and host.state in ("ready", "failed"):
+        if host.state == "failed" or (painted.at is not None and host.state == "ready"):
             break
         time.sleep(0.01)
     # a short extra spin lets the views react to "ready" (cases, stats) like a real start
@@ -87,7 +87,7 @@ class _PaintWatcher(QObject):
         self.at: float | None = None
         self._on_first = on_first
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if self.at is None and event.type() == QEvent.Type.Paint:
             if self.target is None or obj is self.target:
                 if self.target is not None or _is_main_window(obj):
@@ -151,7 +151,9 @@ def install_startup_probe(py_t0: float) -> None:
         now_perf, now_epoch = time.perf_counter(), time.time()
         line = {
             "event": "first_paint",
-            "ms_since_process_start": None if started is None else round(1000 * (now_epoch - started)),
+            "ms_since_process_start": None
+            if started is None
+            else round(1000 * (now_epoch - started)),
             "ms_since_python_main": round(1000 * (now_perf - py_t0)),
             "frozen": bool(getattr(sys, "frozen", False)),
         }

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# CI: build the Linux bundle, then run its self-test with the network cut off when the
+# machine allows it (`unshare -n`: a new, empty network namespace — proves the frozen app
+# needs no network for the window, the engine, the embedder or the keyring fallback).
+# Exit status: non-zero when the build or the self-test fails.
+#
+#   packaging/ci_bundle.sh            # build + offline self-test
+#   LEXMEM_SKIP_BUILD=1 packaging/ci_bundle.sh   # self-test an existing dist/lexmem
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-python}"
+
+if ! "$PY" -c "import PyInstaller" 2>/dev/null; then
+    echo "ci_bundle: PyInstaller missing: pip install -e '.[package]'" >&2
+    exit 2
+fi
+
+if [[ "${LEXMEM_SKIP_BUILD:-0}" != "1" ]]; then
+    "$PY" packaging/build.py --archive
+fi
+
+EXE="dist/lexmem/lexmem"
+REPORT="build/selftest_report.json"
+mkdir -p build
+rm -f "$REPORT"
+export QT_QPA_PLATFORM=offscreen
+
+# unshare -n needs CAP_SYS_ADMIN or unprivileged user namespaces (-r maps us to root in it)
+runner=()
+if unshare -n true 2>/dev/null; then
+    runner=(unshare -n)
+elif unshare -r -n true 2>/dev/null; then
+    runner=(unshare -r -n)
+else
+    echo "ci_bundle: NOTE: cannot create a network namespace here (unshare -n refused);" \
+         "running the self-test WITH network access" >&2
+fi
+
+if [[ ${#runner[@]} -gt 0 ]]; then
+    # prove the cut: inside the namespace only a down loopback exists
+    "${runner[@]}" "$PY" -c "
+import socket, sys
+try:
+    socket.create_connection(('1.1.1.1', 53), timeout=2)
+except OSError:
+    sys.exit(0)
+sys.exit('network still reachable inside unshare -n')
+"
+    echo "ci_bundle: self-test offline (${runner[*]})"
+fi
+
+set +e
+"${runner[@]}" "$EXE" --selftest --selftest-report "$REPORT" > build/selftest_stdout.txt 2> build/selftest_stderr.txt
+rc=$?
+set -e
+
+if [[ -s "$REPORT" ]]; then
+    cat "$REPORT"
+else
+    echo "ci_bundle: no self-test report; stderr follows" >&2
+    tail -n 60 build/selftest_stderr.txt >&2
+fi
+if [[ $rc -ne 0 ]]; then
+    echo "ci_bundle: frozen self-test FAILED (exit $rc)" >&2
+    tail -n 30 build/selftest_stderr.txt >&2
+    exit "$rc"
+fi
+[[ -f build/bundle_stats.json ]] && echo "ci_bundle: bundle stats $(cat build/bundle_stats.json | tr -d '\n ')"
+echo "ci_bundle: OK"

