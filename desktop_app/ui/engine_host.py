@@ -31,7 +31,19 @@ def default_engine_factory(data_dir: Path, llm: Any, settings: Settings) -> Any:
     # imported in the worker: lancedb and the embedder must not delay the first paint
     from desktop_app.memory import MemoryEngine
 
-    return MemoryEngine.open(data_dir, llm=llm, config=memory_config(settings))
+    engine = MemoryEngine.open(data_dir, llm=llm, config=memory_config(settings))
+    warm_up_text_tools()
+    return engine
+
+
+def warm_up_text_tools() -> None:
+    """Load jieba's dictionary while the loading indicator shows: its marshal load holds the
+    GIL for ~0.4 s, which would otherwise freeze the UI at the user's first note or search."""
+    try:
+        from desktop_app.memory.construction import warm_up
+    except ImportError:
+        return
+    warm_up()
 
 
 def memory_config(settings: Settings) -> Any:

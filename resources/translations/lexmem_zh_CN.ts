@@ -1,6 +1,19 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/about.py" line="31" />
+        <source>About %1</source>
+        <translation>关于 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/about.py" line="53" />
+        <source>Qt is used under the LGPL v3. Licences of all bundled components:</source>
+        <translation>Qt 依据 LGPL v3 使用。所有随附组件的许可证：</translation>
+    </message>
+</context>
+<context>
     <name>AddNoteDialog</name>
     <message>
         <location filename="../../desktop_app/ui/notes/add_dialog.py" line="25" />
@@ -66,79 +79,79 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="190" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="191" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="198" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="199" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="201" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="202" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="206" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="207" />
         <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="207" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="207" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="212" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="213" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="215" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="216" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="223" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="224" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="256" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="256" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="258" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="259" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="260" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="261" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="519" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="524" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="524" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="529" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -146,17 +159,17 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>Composer</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/composer.py" line="39" />
+        <location filename="../../desktop_app/ui/chat/composer.py" line="45" />
         <source>Ask about this case… (Enter to send, Shift+Enter for a new line)</source>
         <translation>就本案提问…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/composer.py" line="69" />
+        <location filename="../../desktop_app/ui/chat/composer.py" line="76" />
         <source>Stop (Esc)</source>
         <translation>停止 (Esc)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/composer.py" line="74" />
+        <location filename="../../desktop_app/ui/chat/composer.py" line="81" />
         <source>Send (Enter)</source>
         <translation>发送 (Enter)</translation>
     </message>
@@ -178,7 +191,7 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>GraphTab</name>
     <message>
-        <location filename="../../desktop_app/ui/graph_tab.py" line="33" />
+        <location filename="../../desktop_app/ui/graph_tab.py" line="29" />
         <source>The memory graph will appear here.</source>
         <translation>记忆图谱将显示在这里。</translation>
     </message>
@@ -206,22 +219,27 @@ LexMem recalls the case's memories for every reply and learns from the conversat
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="113" />
+        <location filename="../../desktop_app/ui/main_window.py" line="101" />
+        <source>About LexMem</source>
+        <translation>关于律记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="114" />
         <source>The memory library could not be opened: %1</source>
         <translation>无法打开记忆库：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="150" />
+        <location filename="../../desktop_app/ui/main_window.py" line="156" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="153" />
+        <location filename="../../desktop_app/ui/main_window.py" line="159" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="158" />
+        <location filename="../../desktop_app/ui/main_window.py" line="164" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
@@ -1144,8 +1162,9 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>Startup</name>
     <message>
-        <location filename="../../desktop_app/ui/app.py" line="51" />
+        <location filename="../../desktop_app/ui/app.py" line="69" />
         <source>LexMem is already running with this data folder. Switch to the open window, or close it first.</source>
+        <extracomment>set by the start-up test and benchmark: print a line at the main window's first paint</extracomment>
         <translation>律记已在使用这个数据文件夹。请切换到已打开的窗口，或先将其关闭。</translation>
     </message>
 </context>
