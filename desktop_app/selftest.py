@@ -146,7 +146,8 @@ def run(report_path: str | None = None, *, window: bool = True) -> int:
         # runs in a timer thread: report what hung and leave at once (no clean-up possible)
         report["checks"].setdefault(current["name"], {})["ok"] = False
         report["checks"][current["name"]]["error"] = f"timed out after {timeout:.0f} s"
-        report["ok"], report["failed"] = False, [current["name"]]
+        failed = [n for n, c in report["checks"].items() if not c.get("ok")]
+        report["ok"], report["failed"] = False, failed
         try:
             _emit(report, report_path)
         finally:

@@ -85,6 +85,27 @@ def make_archive(bundle: Path, out_base: Path) -> Path:
     return out
 
 
+def missing_libraries(bundle: Path) -> list[str]:
+    """Linux: shared libraries some bundled ELF file needs (DT_NEEDED) that are neither in the
+    bundle nor known to the system loader — what a too-eager trim rule would cause."""
+    if not sys.platform.startswith("linux") or not shutil.which("readelf"):
+        return []
+    import re
+
+    have = {p.name for p in bundle.rglob("*.so*")}
+    system = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    have |= set(re.findall(r"^\s*(\S+) \(", system, re.M))
+    missing: dict[str, str] = {}
+    for p in bundle.rglob("*.so*"):
+        if p.is_symlink() or not p.is_file():
+            continue
+        out = subprocess.run(["readelf", "-d", str(p)], capture_output=True, text=True).stdout
+        for name in re.findall(r"Shared library: \[(.+?)\]", out):
+            if name not in have:
+                missing.setdefault(name, str(p.relative_to(bundle)))
+    return [f"{k} (needed by {v})" for k, v in sorted(missing.items())]
+
+
 def exe_path() -> Path:
     return BUNDLE / ("lexmem.exe" if IS_WIN else "lexmem")
 
@@ -108,6 +129,34 @@ def run_selftest(report: Path, timeout: float = 300) -> tuple[int, dict]:
     return proc.returncode, data
 
 
+def measure_first_paint(runs: int = 3, timeout: float = 180) -> list[dict]:
+    """Start the frozen app ``runs`` times (offscreen, fresh data folder each time, network
+    untouched) with LEXMEM_STARTUP_PROBE=1 and collect its first-paint lines."""
+    import tempfile
+
+    results = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="lexmem-probe-") as data:
+            env = dict(
+                os.environ,
+                QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+                LEXMEM_STARTUP_PROBE="1",
+                LEXMEM_STARTUP_PROBE_QUIT="1",
+                LEXMEM_STARTUP_PROBE_FILE=str(Path(data) / "probe.txt"),
+            )
+            subprocess.run(
+                [str(exe_path()), "--data-dir", str(Path(data) / "d")],
+                env=env,
+                timeout=timeout,
+                capture_output=True,
+            )
+            probe = Path(data) / "probe.txt"
+            if probe.exists():
+                line = probe.read_text(encoding="utf-8").splitlines()[0]
+                results.append(json.loads(line.split(" ", 1)[1]))
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -123,6 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--no-build", action="store_true", help="only measure / self-test an existing dist/lexmem"
+    )
+    ap.add_argument(
+        "--first-paint",
+        type=int,
+        metavar="N",
+        default=0,
+        help="start the frozen app N times and report the time to the first paint",
     )
     args = ap.parse_args(argv)
 
@@ -145,6 +201,18 @@ def main(argv: list[str] | None = None) -> int:
         if notices.exists():
             shutil.copy2(notices, BUNDLE / "THIRD_PARTY_NOTICES.md")
     stats["disk_mb"] = round(dir_size(BUNDLE) / 1e6, 1)
+    missing = missing_libraries(BUNDLE)
+    stats["missing_libraries"] = missing
+    # our own libraries must all be there; a missing system X11 helper (xcb-icccm...) only
+    # matters on a desktop without it and is reported, not fatal
+    fatal = [
+        m
+        for m in missing
+        if m.startswith(("libarrow", "libparquet", "libQt6", "libpyside", "libshiboken"))
+    ]
+    if fatal:
+        print("bundle is missing its own libraries:", *fatal, sep="\n  ", file=sys.stderr)
+        return 1
     if args.archive:
         arc = make_archive(BUNDLE, DIST / f"lexmem-{version}-{sys.platform}")
         stats["archive"] = arc.name
@@ -159,6 +227,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         if not stats["selftest_ok"]:
             rc = rc or 1
+    if args.first_paint:
+        runs = measure_first_paint(args.first_paint)
+        stats["first_paint_ms_since_process_start"] = [r["ms_since_process_start"] for r in runs]
+        stats["first_paint_ms_since_python_main"] = [r["ms_since_python_main"] for r in runs]
+        if len(runs) < args.first_paint:
+            print(
+                f"first paint: only {len(runs)} of {args.first_paint} runs reported",
+                file=sys.stderr,
+            )
     WORK.mkdir(exist_ok=True)
     (WORK / "bundle_stats.json").write_text(json.dumps(stats, indent=2), encoding="utf-8")
     print("bundle stats:", json.dumps(stats))

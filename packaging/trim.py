@@ -119,28 +119,34 @@ EXCLUDED_MODULES: list[str] = [
 ]
 
 # Collected files (paths as PyInstaller names them in the bundle, '/' or '\\') to drop.
+# Linux wheels keep Qt under PySide6/Qt/{lib,plugins,translations}; Windows wheels put the DLLs
+# in PySide6/ and plugins/translations directly under it, hence the optional "Qt/".
 _DROP_PATTERNS: list[str] = [
     # Qt translations: only the languages the app offers (zh_CN; English is built in)
-    r"PySide6[/\\]Qt[/\\]translations[/\\](?!qtbase_zh_CN\.qm$).*",
+    r"PySide6[/\\](Qt[/\\])?translations[/\\](?!qtbase_zh_CN\.qm$).*",
     # Qt plugins for things LexMem does not use (printing, networking, TLS, virtual keyboards)
-    r"PySide6[/\\]Qt[/\\]plugins[/\\](printsupport|networkinformation|tls|platforminputcontexts|generic|sqldrivers|multimedia|qmltooling|position|webview)[/\\].*",
+    r"PySide6[/\\](Qt[/\\])?plugins[/\\](printsupport|networkinformation|tls|platforminputcontexts|generic|sqldrivers|multimedia|qmltooling|position|webview)[/\\].*",
     # image formats beyond what icons/screenshots use (png is built into QtGui; svg, ico, jpeg kept)
-    r"PySide6[/\\]Qt[/\\]plugins[/\\]imageformats[/\\].*(qtiff|qwebp|qicns|qtga|qwbmp|qpdf|qgif)[^/\\]*$",
-    # Qt libraries only pulled by excluded plugins/modules
-    r"(^|[/\\])(lib)?Qt6(Pdf|Qml|QmlModels|QmlMeta|QmlWorkerScript|Quick|Network|Designer|OpenGL|Test|Sql|Xml|PrintSupport|VirtualKeyboard)\b[^/\\]*$",
+    r"PySide6[/\\](Qt[/\\])?plugins[/\\]imageformats[/\\].*(qtiff|qwebp|qicns|qtga|qwbmp|qpdf|qgif)[^/\\]*$",
+    # Windows: Mesa's software OpenGL fallback (20 MB), for OpenGL/Quick content we do not have
+    r"(^|[/\\])opengl32sw\.dll$",
+    # Qt libraries only pulled by excluded plugins/modules (Qt6OpenGL stays: the Wayland
+    # graphics-integration plugins link it)
+    r"(^|[/\\])(lib)?Qt6(Pdf|Qml|QmlModels|QmlMeta|QmlWorkerScript|Quick|Network|Designer|Test|Sql|Xml|PrintSupport|VirtualKeyboard)\b[^/\\]*$",
     # Linux: Qt's embedded-device platforms (EGLFS, linuxfb, VNC, Vulkan KHR display); the
     # desktop ones stay: xcb (X11), wayland, offscreen, minimal
-    r"PySide6[/\\]Qt[/\\]plugins[/\\](egldeviceintegrations[/\\].*|platforms[/\\]lib(qeglfs|qlinuxfb|qminimalegl|qvkkhrdisplay|qvnc)\.so)",
+    r"PySide6[/\\](Qt[/\\])?plugins[/\\](egldeviceintegrations[/\\].*|platforms[/\\]lib(qeglfs|qlinuxfb|qminimalegl|qvkkhrdisplay|qvnc)\.so)",
     r"(^|[/\\])libQt6(EglFSDeviceIntegration|EglFsKmsSupport)\.so[^/\\]*$",
     # Linux: the GTK3 platform theme (native file dialogs / colours under GNOME) pulls the whole
     # GTK/cairo/pango stack (~30 MB); Qt's own dialogs and the xdg-desktop-portal theme remain.
     # Each library below was checked (readelf NEEDED) to be used only by that stack.
-    r"PySide6[/\\]Qt[/\\]plugins[/\\]platformthemes[/\\]libqgtk3\.so$",
+    r"PySide6[/\\](Qt[/\\])?plugins[/\\]platformthemes[/\\]libqgtk3\.so$",
     r"(^|[/\\])lib(gtk-3|gdk-3|gdk_pixbuf-2\.0|cairo|cairo-gobject|pango-1\.0|pangocairo-1\.0|pangoft2-1\.0|atk-1\.0|atk-bridge-2\.0|atspi|epoxy|thai|datrie|fribidi|Xcomposite|Xdamage|Xinerama|Xi|Xcursor|Xrandr|wayland-cursor|pixman-1)\.so[^/\\]*$",
     # pyarrow parts lancedb never loads (it needs compute, dataset, acero, parquet); also the
     # top-level symlinks PyInstaller makes to them
-    r"(^|[/\\])(lib)?arrow_(flight|substrait|s3|python_flight)[^/\\]*$",
-    r"pyarrow[/\\]_(flight|substrait|orc|gcsfs|azurefs|hdfs|s3fs)\.[^/\\]*$",
+    # (libarrow_substrait stays: pyarrow's core lib.so links it)
+    r"(^|[/\\])(lib)?arrow_(flight|s3|python_flight)[^/\\]*$",
+    r"pyarrow[/\\]_(flight|orc|gcsfs|azurefs|hdfs|s3fs)\.[^/\\]*$",
     r"pyarrow[/\\](lib)?(gandiva|plasma)[^/\\]*$",
     r"pyarrow[/\\]include[/\\].*",
     r"pyarrow[/\\]src[/\\].*",

@@ -56,9 +56,13 @@ def test_trim_rules_keep_what_lexmem_needs():
         "pyarrow/libarrow_dataset.so.2600",
         "pyarrow/libarrow_acero.so.2600",
         "pyarrow/libparquet.so.2600",
+        "pyarrow/libarrow_substrait.so.2600",  # pyarrow's lib.so links it
+        "libarrow_substrait.so.2600",
         "pyarrow/_compute.cpython-311-x86_64-linux-gnu.so",
         "pyarrow/_dataset.cpython-311-x86_64-linux-gnu.so",
         "PySide6\\Qt6Widgets.dll",
+        "PySide6\\translations\\qtbase_zh_CN.qm",
+        "PySide6\\plugins\\platforms\\qwindows.dll",
         "PySide6/Qt/translations/qtbase_zh_CN.qm",
         "PySide6/Qt/plugins/platforms/libqoffscreen.so",
         "PySide6/Qt/plugins/imageformats/libqsvg.so",
@@ -71,6 +75,8 @@ def test_trim_rules_keep_what_lexmem_needs():
     assert [p for p in keep if trim.dropped(p)] == []
     drop = [
         "PySide6/Qt/translations/qtbase_de.qm",
+        "PySide6\\translations\\qtbase_de.qm",  # Windows wheel layout
+        "PySide6\\opengl32sw.dll",
         "PySide6/Qt/lib/libQt6Pdf.so.6",
         "PySide6\\Qt6Quick.dll",
         "pyarrow/libarrow_flight.so.2600",

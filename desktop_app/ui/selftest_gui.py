@@ -27,11 +27,17 @@ def open_main_window(data_dir: Path, timeout_s: float = 120.0) -> dict[str, Any]
     Raises RuntimeError with the reason when the window never paints or the engine fails.
     """
     from desktop_app.core.settings import Settings
-    from desktop_app.ui import i18n, theme
+    from desktop_app.ui import dialogs, i18n, theme
     from desktop_app.ui.app import make_app
     from desktop_app.ui.engine_host import EngineHost
     from desktop_app.ui.main_window import MainWindow
     from desktop_app.ui.workers import wait_all
+
+    # a modal box would block the self-test forever (offscreen, nobody clicks): record them
+    shown: list[str] = []
+    dialogs.error = lambda _p, title, text: shown.append(f"error: {text}")  # type: ignore[assignment]
+    dialogs.inform = lambda _p, title, text: shown.append(f"info: {text}")  # type: ignore[assignment]
+    dialogs.confirm = lambda _p, title, text, **_kw: bool(shown.append(f"confirm: {text}"))  # type: ignore[assignment]
 
     t0 = time.perf_counter()
     app = make_app()
@@ -61,6 +67,7 @@ def open_main_window(data_dir: Path, timeout_s: float = 120.0) -> dict[str, Any]
         "title": window.windowTitle(),
         "first_paint_ms": None if painted.at is None else round(1000 * (painted.at - t0)),
         "engine_state": host.state,
+        "dialogs": shown,
     }
     state, error = host.state, host.error
     window.close()
@@ -171,7 +178,13 @@ def install_startup_probe(py_t0: float) -> None:
     app._lexmem_probe = watcher  # type: ignore[attr-defined]  # keep it alive with the app
 
 
-def _close_all() -> None:
+def _close_all(tries: int = 600) -> None:
+    # let the engine finish opening in its worker first: quitting mid-open would measure a
+    # start-up no user sees and tear the worker down under its feet
+    hosts = [getattr(w, "host", None) for w in QApplication.topLevelWidgets()]
+    if tries > 0 and any(getattr(h, "state", None) == "loading" for h in hosts):
+        QTimer.singleShot(100, lambda: _close_all(tries - 1))
+        return
     for w in QApplication.topLevelWidgets():
         w.close()
     QApplication.quit()
