@@ -113,23 +113,31 @@ class NoteIndex:
             return self._table.version if self._table is not None else -1
 
     def _notify(self) -> None:
-        if self.on_write is not None and self._table is not None:
-            self.on_write(self._table.version)
+        # Called AFTER releasing self._lock: on_write takes the engine's SQLite write lock,
+        # while the engine calls into this index holding that lock (add_notes' neighbour
+        # search, delete_note).  Calling it under self._lock deadlocked two writers.
+        with self._lock:
+            version = self._table.version if self._table is not None else None
+        if self.on_write is not None and version is not None:
+            self.on_write(version)
 
     def reset(self) -> None:
         """Drop everything and start an empty table (the caller refills it from SQLite)."""
         with self._lock:
-            self._table = None
-            self._fts_ready = False
-            try:
-                self._db.drop_table(TABLE)
-            except Exception:
-                log.debug("drop_table failed; removing the folder", exc_info=True)
-            table_dir = self.folder / f"{TABLE}.lance"
-            if table_dir.exists():
-                shutil.rmtree(table_dir, ignore_errors=True)
-            self._table = self._db.create_table(TABLE, schema=self._schema(), mode="overwrite")
-            self._notify()
+            self._reset_locked()
+        self._notify()
+
+    def _reset_locked(self) -> None:
+        self._table = None
+        self._fts_ready = False
+        try:
+            self._db.drop_table(TABLE)
+        except Exception:
+            log.debug("drop_table failed; removing the folder", exc_info=True)
+        table_dir = self.folder / f"{TABLE}.lance"
+        if table_dir.exists():
+            shutil.rmtree(table_dir, ignore_errors=True)
+        self._table = self._db.create_table(TABLE, schema=self._schema(), mode="overwrite")
 
     def count(self) -> int:
         with self._lock:
@@ -168,7 +176,7 @@ class NoteIndex:
             return
         with self._lock:
             if self._table is None:
-                self.reset()
+                self._reset_locked()
             data = self._arrow(rows)
             if self._table.count_rows() == 0:
                 self._table.add(data)
@@ -180,6 +188,7 @@ class NoteIndex:
                     .execute(data)
                 )
             self._after_write()
+        self._notify()
 
     def set_status(self, ids: Sequence[str], status: str) -> None:
         if not ids:
@@ -189,6 +198,7 @@ class NoteIndex:
                 return
             self._table.update(where=f"id IN ({_quote_ids(ids)})", values={"status": status})
             self._after_write()
+        self._notify()
 
     def delete(self, ids: Sequence[str]) -> None:
         if not ids:
@@ -198,14 +208,14 @@ class NoteIndex:
                 return
             self._table.delete(f"id IN ({_quote_ids(ids)})")
             self._after_write()
+        self._notify()
 
     def _after_write(self) -> None:
         if not self._fts_ready and self._table.count_rows() > 0:
             self._create_fts()
         self._writes_since_optimize += 1
         if self._writes_since_optimize >= OPTIMIZE_EVERY_WRITES:
-            self.optimize()
-        self._notify()
+            self._optimize_locked()
 
     def _create_fts(self) -> None:
         from lancedb.index import FTS
@@ -234,9 +244,12 @@ class NoteIndex:
         with self._lock:
             if self._table is None:
                 return
-            self._table.optimize(cleanup_older_than=timedelta(days=1))
-            self._writes_since_optimize = 0
-            self._notify()
+            self._optimize_locked()
+        self._notify()
+
+    def _optimize_locked(self) -> None:
+        self._table.optimize(cleanup_older_than=timedelta(days=1))
+        self._writes_since_optimize = 0
 
     def purge_deleted(self) -> None:
         """Make deletions physical: rewrite the files that held deleted rows, rebuild the
@@ -263,7 +276,7 @@ class NoteIndex:
                 warnings.simplefilter("ignore", UserWarning)
                 self._table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
             self._writes_since_optimize = 0
-            self._notify()
+        self._notify()
 
     # -- reads ---------------------------------------------------------------------------
 
