@@ -123,7 +123,11 @@ def test_restore_brings_back_the_old_state_and_the_index_follows(engine):
         assert expired.id in _ids(eng.search("北京仲裁委员会", case_id=case.id, k=3))
         assert later.id not in _ids(eng.search("精神损害赔偿", case_id=case.id, k=5))
         # the newer wording left no full-text terms behind (a stale row would match them)
-        stale = [h for h in eng.search("撤回全部诉讼请求", case_id=case.id, k=5) if h.note.id == edited.id]
+        stale = [
+            h
+            for h in eng.search("撤回全部诉讼请求", case_id=case.id, k=5)
+            if h.note.id == edited.id
+        ]
         assert all(h.parts.text_rank is None for h in stale)
         assert progress and progress[-1][0] == progress[-1][1]
         # the replaced database was kept: the restore itself can be undone
@@ -167,7 +171,12 @@ def test_a_damaged_database_is_moved_aside_and_restored(tmp_path, embedder):
     with MemoryEngine.open(data, embedder=embedder) as eng:
         case = eng.create_case("损坏")
         _fill(eng, case.id)
-        eng.add_notes([{"content": f"填充记录第{i}条，用于让数据库跨越多页", "case_id": case.id} for i in range(60)])
+        eng.add_notes(
+            [
+                {"content": f"填充记录第{i}条，用于让数据库跨越多页", "case_id": case.id}
+                for i in range(60)
+            ]
+        )
         BackupManager(eng).snapshot("auto")
     db = data / "lexmem.sqlite3"
     db.write_bytes(b"\x00" * 100 + db.read_bytes()[100:])  # header destroyed
@@ -180,7 +189,9 @@ def test_a_damaged_database_is_moved_aside_and_restored(tmp_path, embedder):
     assert kept is not None and "damaged" in kept.name and kept.exists()
     with MemoryEngine.open(data, embedder=embedder) as eng:
         assert eng.stats().notes_total == 63 == eng.stats().index_rows
-        assert eng.search("花屏", case_id=case.id, k=1)[0].note.content == "电脑使用两周后屏幕出现花屏"
+        assert (
+            eng.search("花屏", case_id=case.id, k=1)[0].note.content == "电脑使用两周后屏幕出现花屏"
+        )
     assert [b.kind for b in list_backups(data)].count("damaged") == 1
 
 
@@ -197,7 +208,9 @@ def test_restore_drops_a_stale_wal_of_another_database(tmp_path, embedder):
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA wal_autocheckpoint = 0")
     conn.execute("CREATE TABLE notes (id TEXT, junk BLOB)")
-    conn.executemany("INSERT INTO notes VALUES (?, randomblob(3000))", [(str(i),) for i in range(50)])
+    conn.executemany(
+        "INSERT INTO notes VALUES (?, randomblob(3000))", [(str(i),) for i in range(50)]
+    )
     (data / "lexmem.sqlite3-wal").write_bytes((tmp_path / "foreign.sqlite3-wal").read_bytes())
     conn.close()
     restore_database(data, snap.path)
