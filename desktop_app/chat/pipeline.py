@@ -79,7 +79,14 @@ class ChatPipeline:
         earlier = collapse_retries(self.engine.list_messages(conversation_id))
         user_message_id = None
         if retry:
-            # drop the reply being retried and the question it answered (re-added below)
+            # drop the reply being retried and the question it answered (re-added below);
+            # the old reply is deleted so history shows only the new one
+            delete = getattr(self.engine, "delete_message", None)
+            for m in reversed(self.engine.list_messages(conversation_id)):
+                if m.role != "assistant":
+                    break
+                if callable(delete):
+                    delete(m.id)
             while earlier and earlier[-1].role == "assistant":
                 earlier.pop()
             if earlier and earlier[-1].role == "user":
