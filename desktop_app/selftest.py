@@ -120,7 +120,10 @@ def _check_resources() -> dict[str, Any]:
 
 def _emit(report: dict[str, Any], report_path: str | None) -> None:
     text = json.dumps(report, ensure_ascii=False, indent=2)
-    print(text, flush=True)
+    try:
+        print(text, flush=True)
+    except UnicodeEncodeError:  # a Windows console/pipe in a legacy code page
+        print(json.dumps(report, ensure_ascii=True, indent=2), flush=True)
     out = report_path or os.environ.get(REPORT_ENV)
     if out:
         Path(out).write_text(text + "\n", encoding="utf-8")

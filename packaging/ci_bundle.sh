@@ -66,5 +66,5 @@ if [[ $rc -ne 0 ]]; then
     tail -n 30 build/selftest_stderr.txt >&2
     exit "$rc"
 fi
-[[ -f build/bundle_stats.json ]] && echo "ci_bundle: bundle stats $(cat build/bundle_stats.json | tr -d '\n ')"
+[[ -f build/bundle_stats.json ]] && echo "ci_bundle: bundle stats $(cat build/bundle_stats.json | tr -d '\n')"
 echo "ci_bundle: OK"

@@ -118,6 +118,10 @@ EXCLUDED_MODULES: list[str] = [
     "PySide6.QtSvgWidgets",
 ]
 
+# Windows only: keyring uses the Credential Manager there; SecretStorage (and the
+# cryptography it needs for the D-Bus session, 14 MB) serve Linux desktops only.
+WINDOWS_EXCLUDED_MODULES: list[str] = ["secretstorage", "jeepney", "cryptography"]
+
 # Collected files (paths as PyInstaller names them in the bundle, '/' or '\\') to drop.
 # Linux wheels keep Qt under PySide6/Qt/{lib,plugins,translations}; Windows wheels put the DLLs
 # in PySide6/ and plugins/translations directly under it, hence the optional "Qt/".
