@@ -117,6 +117,10 @@ class Sidebar(QWidget):
         self.conv_list.customContextMenuRequested.connect(self._conv_menu)
         self.conv_list.selectionModel().currentChanged.connect(self._conv_current_changed)
         self.conv_list.setUniformItemSizes(True)
+        # long titles are elided, never scrolled sideways
+        self.conv_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.conv_list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.conv_list.setResizeMode(QListView.ResizeMode.Adjust)
         lay.addWidget(self.conv_list, 1)
 
         self.empty_label = QLabel(self.tr("No conversations yet"))

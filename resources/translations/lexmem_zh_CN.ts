@@ -440,57 +440,67 @@ LexMem recalls the case's memories for every reply and learns from the conversat
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="204" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="187" />
+        <source>Keywords</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="188" />
+        <source>Context</source>
+        <translation>背景</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="207" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="264" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="267" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="266" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="269" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="267" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="270" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="271" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="274" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="277" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="275" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="276" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="279" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="277" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="280" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="281" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -1045,8 +1055,8 @@ LexMem recalls the case's memories for every reply and learns from the conversat
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="76" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="229" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="354" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="233" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="358" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
@@ -1057,8 +1067,8 @@ LexMem recalls the case's memories for every reply and learns from the conversat
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="92" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="268" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="294" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="272" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="298" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1078,83 +1088,83 @@ LexMem recalls the case's memories for every reply and learns from the conversat
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="122" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="126" />
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="127" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="131" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="128" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="132" />
         <source>Provider, memory, language, theme, backup (Ctrl+,)</source>
         <translation>服务商、记忆、语言、主题、备份 (Ctrl+,)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="132" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="136" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="136" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="140" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="163" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="167" />
         <source> (archived)</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="198" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="202" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="198" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="212" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="202" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="216" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="212" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="216" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="230" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="234" />
         <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="306" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="310" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="306" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="310" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="322" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="326" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="323" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="327" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="354" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="358" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="357" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="361" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>

@@ -183,9 +183,12 @@ class NoteDetail(QFrame):
         self.pinned.setChecked(bool(note.pinned))
         self.expire_button.setText(self.tr("Restore") if note.status != "active" else self.tr("Expire"))
         kw = ", ".join(note.keywords) or "—"
+        # translated outside the f-string: lupdate does not look inside f-string expressions
+        kw_label = html.escape(self.tr("Keywords"))
+        ctx_label = html.escape(self.tr("Context"))
         self.info.setHtml(
-            f"<p><b>{html.escape(self.tr('Keywords'))}:</b> {html.escape(kw)}</p>"
-            f"<p><b>{html.escape(self.tr('Context'))}:</b> {html.escape(note.context or '—')}</p>"
+            f"<p><b>{kw_label}:</b> {html.escape(kw)}</p>"
+            f"<p><b>{ctx_label}:</b> {html.escape(note.context or '—')}</p>"
         )
         self._titles = titles or {}
         self.set_links(links or [])
