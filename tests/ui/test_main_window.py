@@ -18,7 +18,7 @@ def test_first_run_offers_demo_and_explains_the_provider(qtbot, make_host):
     host = make_host(llm=None)
     win = _window(qtbot, host)
     host.casesChanged.emit()
-    qtbot.waitUntil(lambda: win.chat.banner.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: win.chat.banner.isVisible(), timeout=15_000)
     assert "demo" in win.chat.banner_label.text().lower()
     assert win.status.model_label.text() == "No model connected"
 
@@ -26,9 +26,9 @@ def test_first_run_offers_demo_and_explains_the_provider(qtbot, make_host):
     qtbot.waitUntil(lambda: win.sidebar.case_id is not None, timeout=20_000)
     assert win.sidebar.case_combo.currentText().startswith("张三")
     # the chat now explains how to connect a model, with the button that fixes it
-    qtbot.waitUntil(lambda: "Settings" in win.chat.banner_label.text(), timeout=5000)
-    qtbot.waitUntil(lambda: host.last_stats is not None and host.last_stats.notes_total >= 18, timeout=5000)
-    qtbot.waitUntil(lambda: "memories" in win.status.notes_label.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "Settings" in win.chat.banner_label.text(), timeout=15_000)
+    qtbot.waitUntil(lambda: host.last_stats is not None and host.last_stats.notes_total >= 18, timeout=15_000)
+    qtbot.waitUntil(lambda: "memories" in win.status.notes_label.text(), timeout=15_000)
 
 
 def test_cases_and_conversations(qtbot, make_host, no_dialogs):
@@ -36,30 +36,30 @@ def test_cases_and_conversations(qtbot, make_host, no_dialogs):
     win = _window(qtbot, host)
     no_dialogs["text"] = "李四诉某公司"
     win.sidebar.new_case()
-    qtbot.waitUntil(lambda: win.sidebar.case_combo.currentText() == "李四诉某公司", timeout=5000)
+    qtbot.waitUntil(lambda: win.sidebar.case_combo.currentText() == "李四诉某公司", timeout=15_000)
     case_id = win.sidebar.case_id
 
     no_dialogs["text"] = "李四诉某公司（二审）"
     win.sidebar.rename_case()
-    qtbot.waitUntil(lambda: win.sidebar.case_combo.currentText() == "李四诉某公司（二审）", timeout=5000)
+    qtbot.waitUntil(lambda: win.sidebar.case_combo.currentText() == "李四诉某公司（二审）", timeout=15_000)
 
     win.sidebar.new_conversation()
-    qtbot.waitUntil(lambda: win.sidebar.conv_model.rowCount() == 1, timeout=5000)
+    qtbot.waitUntil(lambda: win.sidebar.conv_model.rowCount() == 1, timeout=15_000)
     assert win.chat.conversation is not None
     no_dialogs["text"] = "证据讨论"
     win.sidebar.rename_conversation()
-    qtbot.waitUntil(lambda: win.sidebar.conv_model.item(0).text() == "证据讨论", timeout=5000)
+    qtbot.waitUntil(lambda: win.sidebar.conv_model.item(0).text() == "证据讨论", timeout=15_000)
     win.sidebar.new_conversation()
-    qtbot.waitUntil(lambda: win.sidebar.conv_model.rowCount() == 2, timeout=5000)
+    qtbot.waitUntil(lambda: win.sidebar.conv_model.rowCount() == 2, timeout=15_000)
     win.sidebar.search.setText("证据")
     assert win.sidebar.conv_proxy.rowCount() == 1
     win.sidebar.search.clear()
 
     win.sidebar.delete_conversation()
-    qtbot.waitUntil(lambda: win.sidebar.conv_model.rowCount() == 1, timeout=5000)
+    qtbot.waitUntil(lambda: win.sidebar.conv_model.rowCount() == 1, timeout=15_000)
 
     win.sidebar.archive_case()
-    qtbot.waitUntil(lambda: win.sidebar.case_id is None, timeout=5000)
+    qtbot.waitUntil(lambda: win.sidebar.case_id is None, timeout=15_000)
     assert host.engine.get_case(case_id).archived
 
 
