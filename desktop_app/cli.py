@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--format", choices=["jsonl", "markdown"], default="jsonl")
 
     sub.add_parser("rebuild-index", help="rebuild the search index from the database")
+    sub.add_parser("backup", help="snapshot the database into the backups folder")
+    sub.add_parser("list-backups", help="list the database snapshots")
+    restore = sub.add_parser("restore", help="restore the database from a snapshot")
+    restore.add_argument("which", help="a path, a file name from list-backups, or 'latest'")
     return parser
 
 
@@ -93,6 +97,14 @@ def main(argv: list[str] | None = None) -> int:
     from desktop_app.memory import MemoryEngine
 
     data_dir = args.data_dir or _default_data_dir()
+    if args.command in ("list-backups", "restore"):
+        # These must work when the database is damaged, so they never open the engine.
+        try:
+            return _backups_without_engine(data_dir, args)
+        except LexMemError as exc:
+            print(f"错误 / error: {exc.user_message}", file=sys.stderr)
+            print(f"  ({exc})", file=sys.stderr)
+            return 2
 
     def progress(done: int, total: int) -> None:
         print(f"\r  {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
@@ -165,8 +177,38 @@ def _run(engine, args) -> int:
         case_id = _resolve_case(engine, args.case)
         write = engine.export_markdown if args.format == "markdown" else engine.export_jsonl
         print(f"导出 {write(args.path, case_id)} 条 / exported to {args.path}")
+    elif args.command == "backup":
+        from desktop_app.memory.backups import BackupManager
+
+        info = BackupManager(engine).snapshot("manual")
+        print(f"已备份 / backed up: {info.path} ({info.size} bytes)")
     elif args.command == "rebuild-index":
         print(f"重建索引 {engine.rebuild_index()} 条 / index rebuilt")
+    return 0
+
+
+def _backups_without_engine(data_dir: Path, args) -> int:
+    from desktop_app.memory.backups import list_backups, resolve_backup, restore_database
+
+    if args.command == "list-backups":
+        rows = [
+            {"name": b.name, "kind": b.kind, "size": b.size, "created_at": b.created_at.isoformat()}
+            for b in list_backups(data_dir)
+        ]
+        if args.json:
+            _print(rows, True)
+        else:
+            for r in rows or [
+                {"name": "（没有备份 / no backups）", "kind": "", "size": "", "created_at": ""}
+            ]:
+                print(f"{r['created_at']}  {r['kind']:<12} {r['size']:>10}  {r['name']}")
+        return 0
+    backup = resolve_backup(data_dir, args.which)
+    kept = restore_database(data_dir, backup)
+    print(f"已从 {backup.name} 恢复 / restored from {backup.name}")
+    if kept is not None:
+        print(f"原数据库已保留为 / the previous database was kept as: {kept}")
+    print("下次打开时会校正索引 / the index is reconciled at the next open")
     return 0
 
 

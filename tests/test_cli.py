@@ -82,3 +82,22 @@ def test_bad_import_is_all_or_nothing(tmp_path):
     proc = cli(data, "import", str(bad))
     assert proc.returncode == 2 and "第 2 行" in proc.stderr
     assert json.loads(cli(data, "stats").stdout)["notes"] == 0
+
+
+def test_backup_list_and_restore(tmp_path):
+    data = tmp_path / "data"
+    kept = json.loads(cli(data, "add", "备份之前就有的记录").stdout)
+    proc = cli(data, "backup")
+    assert proc.returncode == 0 and "backups" in proc.stdout
+    later = json.loads(cli(data, "add", "备份之后才添加的记录").stdout)
+    listed = json.loads(cli(data, "--json", "list-backups").stdout)
+    assert [b["kind"] for b in listed] == ["manual"]
+    proc = cli(data, "restore", "latest")
+    assert proc.returncode == 0, proc.stderr
+    hits = json.loads(cli(data, "--json", "search", "记录", "-k", "5").stdout)
+    assert [h["id"] for h in hits] == [kept["id"]]  # the later note is gone, the index agrees
+    assert later["id"] not in {h["id"] for h in hits}
+    # the database replaced by the restore was kept as a backup of its own
+    assert "pre-restore" in {
+        b["kind"] for b in json.loads(cli(data, "--json", "list-backups").stdout)
+    }

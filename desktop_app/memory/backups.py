@@ -298,19 +298,12 @@ def _keep_current(db: Path, folder: Path) -> Path:
 
 
 def _force_reindex(path: Path) -> None:
-    # The index is reconciled at open by comparing id sets and a recorded index version.
-    # Ids are not enough after a restore: a note edited or expired after the backup has the
-    # same id in both, but its index row carries the newer text/status (search would miss
-    # or mis-rank it).  Without a recorded embedder the engine rebuilds the whole index at
-    # open, with progress; index_dirty is set too, for an engine that reindexes dirty rows.
+    # A restored database never matches the index's recorded version, but forgetting it
+    # makes that explicit: the next open compares every row's stamp with its note and
+    # re-embeds only the notes that differ (edited, expired or missing since the backup).
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        cols = {r[1] for r in conn.execute("PRAGMA table_info(notes)")}
-        conn.execute("BEGIN IMMEDIATE")
-        if "index_dirty" in cols:
-            conn.execute("UPDATE notes SET index_dirty = 1")
-        conn.execute("DELETE FROM meta WHERE key IN ('index_version', 'embedder_id')")
-        conn.execute("COMMIT")
+        conn.execute("DELETE FROM meta WHERE key = 'index_version'")
     finally:
         conn.close()
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from desktop_app.core.errors import (
     CaseNotFoundError,
+    CorruptDatabaseError,
     InvalidInputError,
     NoteNotFoundError,
     NotFoundError,
@@ -148,7 +149,14 @@ class MemoryEngine:
         data_dir.mkdir(parents=True, exist_ok=True)
         if os.name == "posix":
             os.chmod(data_dir, 0o700)  # case files are confidential: owner only
-        store = Store(data_dir / DB_FILE)
+        db_file = data_dir / DB_FILE
+        if db_file.exists() and db_file.stat().st_size == 0 and (
+            (data_dir / INDEX_DIR).exists() or any((data_dir / "backups").glob("*.sqlite3"))
+        ):
+            # An emptied database beside an existing index or backups is damage, not a new
+            # start: opening it would silently wipe the index.  Offer the backups instead.
+            raise CorruptDatabaseError(f"{db_file} is empty but this folder held data")
+        store = Store(db_file)
         embedder = embedder or default_embedder()
         index = NoteIndex(data_dir / INDEX_DIR, embedder.dim)
         engine = cls(data_dir, store, index, embedder, config or MemoryConfig(), llm)
@@ -217,17 +225,23 @@ class MemoryEngine:
             Store.set_meta(conn, "index_version", str(version))
 
     def _repair_index(self, progress: ProgressCallback | None) -> None:
-        """Rows missing on either side are repaired (only run when the counts disagree)."""
-        sql_ids = {r[0] for r in self._store.query("SELECT id FROM notes")}
-        index_ids = self._index.all_ids()
-        extra = sorted(index_ids - sql_ids)
-        missing = sorted(sql_ids - index_ids)
-        log.info("index repair: %d missing, %d extra", len(missing), len(extra))
+        """Bring the index back in step with SQLite (only run when they may disagree): rows
+        missing on either side, and rows built from an older version of their note (after a
+        database restored from a backup), found by comparing stamps — only those re-embed."""
+        index_stamps = self._index.stamps()
+        sql_ids = [r[0] for r in self._store.query("SELECT id FROM notes")]
+        stale = []
+        for start in range(0, len(sql_ids), 2000):
+            for note in self._notes_by_ids(sql_ids[start : start + 2000]):
+                if index_stamps.get(note.id) != self._stamp(note):
+                    stale.append(note.id)
+        extra = sorted(index_stamps.keys() - set(sql_ids))
+        log.info("index repair: %d stale or missing, %d extra", len(stale), len(extra))
         if extra:
             self._index.delete(extra)
             self._index.purge_deleted()
-        if missing:
-            self._reindex(missing, progress)
+        if stale:
+            self._reindex(stale, progress)
 
     def rebuild_index(self, progress: ProgressCallback | None = None) -> int:
         """Recreate the index from SQLite (re-embedding every note); returns the row count."""
@@ -287,7 +301,22 @@ class MemoryEngine:
             terms=self._terms_text(note),
             vector=vector,
             created_at=_epoch(note.created_at),
+            stamp=self._stamp(note),
         )
+
+    def _stamp(self, note: Note) -> str:
+        import hashlib
+
+        basis = "\x00".join(
+            (
+                self._embedding_text(note),
+                self._terms_text(note),
+                note.status,
+                note.case_id or "",
+                str(_epoch(note.created_at)),
+            )
+        )
+        return hashlib.blake2b(basis.encode("utf-8"), digest_size=12).hexdigest()
 
     def _index_notes(self, notes: Sequence[Note], vectors: np.ndarray | None = None) -> None:
         if not notes:
@@ -865,8 +894,7 @@ class MemoryEngine:
                     note_snapshot(after),
                     reason,
                 )
-        self._index.set_status([note_id], status)
-        self._mark_indexed([note_id])
+        self._index_notes([after])  # status is part of the row (and its stamp)
         return after
 
     def expire_note(self, note_id: str, reason: str = "") -> Note:
@@ -1041,7 +1069,8 @@ class MemoryEngine:
         bonus for the notes written just before/after a strong hit (reported in
         ``parts.link_bonus``: a time-adjacency link; such a note may have no ranks).
         """
-        query = (query or "").strip()
+        # A pasted judgment is not a query: only its start is used (and regexes stay fast).
+        query = (query or "").strip()[:2000]
         if not query or k <= 0:
             return []
         cfg = self.config

@@ -9,6 +9,7 @@ from typing import Any
 
 from desktop_app.core.errors import InvalidInputError
 from desktop_app.memory.store import to_iso
+from desktop_app.memory.text import clean_content
 from desktop_app.memory.types import CATEGORIES, CATEGORY_LABELS_EN, Case, Note
 
 _ALLOWED = {"content", "category", "created_at", "source", "tags", "pinned", "scope"}
@@ -47,6 +48,10 @@ def parse_jsonl(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]
         content = obj.get("content")
         if not isinstance(content, str) or not content.strip():
             raise _bad(path, number, "缺少 content 文本 / missing the content text")
+        try:
+            clean_content(content)
+        except InvalidInputError as exc:
+            raise _bad(path, number, exc.user_message) from exc
         category = obj.get("category")
         if category is not None and category not in CATEGORIES:
             raise _bad(path, number, f"未知类别 / unknown category: {category}")

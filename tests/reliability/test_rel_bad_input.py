@@ -282,11 +282,6 @@ def test_one_megabyte_import_line_is_refused_quickly(eng):
     assert _snapshot(eng) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug (engine.py MemoryEngine._prepare): an over-long item in an import is refused, "
-    "but its user_message does not say which line (clean_content's message has no number)",
-)
 def test_an_over_long_import_line_is_named_by_number(eng):
     path: Path = eng.tmp / "big2.jsonl"
     lines = [json.dumps({"content": "正常的一条"}, ensure_ascii=False)] * 2

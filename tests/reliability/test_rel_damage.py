@@ -94,21 +94,7 @@ DAMAGE = {
     "data files missing": _drop_data_files,
     "table of another schema": _other_schema,
 }
-KNOWN_BUG_MISSING_FILES = pytest.mark.xfail(
-    strict=True,
-    reason="bug (index.py NoteIndex._open_existing): a table whose manifest is intact but whose "
-    "data files are gone opens fine, counts agree, nothing is rebuilt, and search raises a raw "
-    "lance RuntimeError 'Not found'",
-)
-
-
-@pytest.mark.parametrize(
-    "damage",
-    [
-        pytest.param(d, marks=KNOWN_BUG_MISSING_FILES) if d == "data files missing" else d
-        for d in DAMAGE
-    ],
-)
+@pytest.mark.parametrize("damage", list(DAMAGE))
 def test_damaged_index_is_rebuilt_at_open_with_progress(pristine, tmp_path, embedder, damage):
     data = _copy(pristine, tmp_path)
     _, case_id, ids = pristine
@@ -211,12 +197,6 @@ def test_a_failed_open_releases_the_database_file(pristine, tmp_path, embedder):
     assert _open_fds_to(db) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug (engine.py MemoryEngine._reconcile_index/_repair_index): after a version mismatch "
-    "only id sets are compared, so a note expired/edited after the copy keeps its newer index row "
-    "(BackupManager.restore avoids it by forcing a rebuild)",
-)
 def test_a_raw_copy_of_an_older_database_is_reindexed_by_content(tmp_path, embedder):
     """A database file put back by hand (or by a sync tool), not through restore(): notes
     edited or expired since have the same ids in index and database, so the id-set repair
