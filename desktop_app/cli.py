@@ -9,14 +9,6 @@ from pathlib import Path
 
 from desktop_app.core.errors import LexMemError
 
-DEMO_FILE = "zhang_san_laptop.jsonl"
-
-
-def demo_path() -> Path:
-    from desktop_app.core.resources import resource_path
-
-    return resource_path("demo", DEMO_FILE)
-
 
 def _default_data_dir() -> Path:
     from desktop_app.core.paths import default_data_dir
@@ -146,6 +138,8 @@ def _run(engine, args) -> int:
     elif args.command == "demo":
         demo_case = next((c for c in engine.list_cases() if c.name.endswith("（示例）")), None)
         if demo_case is None:
+            from desktop_app.core.resources import demo_path
+
             results = engine.import_jsonl(demo_path())
             demo_case = engine.get_case(results[0].note.case_id)
             print(f"已载入示例案件 / demo case loaded: {demo_case.name} ({len(results)} notes)")

@@ -30,3 +30,11 @@ def resources_dir(required: str = "") -> Path:
 
 def resource_path(*parts: str) -> Path:
     return resources_dir().joinpath(*parts)
+
+
+#: the sample case offered on first run, loaded by ``lexmem-cli demo`` and the screenshots
+DEMO_FILE = "zhang_san_laptop.jsonl"
+
+
+def demo_path() -> Path:
+    return resource_path("demo", DEMO_FILE)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QWidget
 
 from desktop_app import APP_DISPLAY_NAME
 from desktop_app.core.paths import settings_file
+from desktop_app.core.resources import demo_path
 from desktop_app.core.settings import save_settings
 from desktop_app.ui import dialogs
 from desktop_app.ui.chat.view import ChatView
@@ -18,7 +19,6 @@ from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.graph_tab import GraphTab
 from desktop_app.ui.icons import app_icon, icon
 from desktop_app.ui.notes.view import NotesView
-from desktop_app.ui.resources import demo_dir
 from desktop_app.ui.sidebar import Sidebar
 from desktop_app.ui.status_bar import StatusBar
 
@@ -151,11 +151,10 @@ class MainWindow(QMainWindow):
         self.notes.show_notes(list(note_ids))
 
     def load_demo(self) -> None:
-        files = sorted(demo_dir().glob("*.jsonl"))
-        if not files:
+        path = demo_path()
+        if not path.is_file():
             dialogs.error(self, APP_DISPLAY_NAME, self.tr("The demo case is missing from this installation."))
             return
-        path = files[0]
         self.status.showMessage(self.tr("Loading the demo case…"))
 
         def done(results: list[Any]) -> None:

@@ -1,19 +1,13 @@
-"""Where the bundled resources (icons, translations, styles, demo case) are."""
+"""Paths of the UI's bundled resources (icons, translations); the lookup itself is shared
+with the rest of the app in desktop_app/core/resources.py."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from desktop_app.core.resources import resources_dir
 
-def resources_dir() -> Path:
-    # frozen builds (PyInstaller) unpack data next to the executable under _MEIPASS
-    base = getattr(sys, "_MEIPASS", None)
-    if base:
-        candidate = Path(base) / "resources"
-        if candidate.is_dir():
-            return candidate
-    return Path(__file__).resolve().parents[2] / "resources"
+__all__ = ["icon_path", "resources_dir", "translations_dir"]
 
 
 def icon_path(name: str) -> Path:
@@ -22,7 +16,3 @@ def icon_path(name: str) -> Path:
 
 def translations_dir() -> Path:
     return resources_dir() / "translations"
-
-
-def demo_dir() -> Path:
-    return resources_dir() / "demo"

@@ -14,29 +14,29 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 DEMO_QUESTION = {
-    "zh_CN": "公司以旷工为由解除合同，我们的胜算如何？赔偿金怎么算？",
-    "en": "The company dismissed him for absence. How strong is our case, and how is the compensation computed?",
+    "zh_CN": "电脑买了两周就花屏，客服三次推诿，我们能要求退货退款吗？依据是什么？",
+    "en": "The laptop's screen failed after two weeks and support stalled three times. Can we demand a refund, and on what grounds?",
 }
 DEMO_ANSWER = {
     "zh_CN": (
-        "**结论：胜算较大。** 公司的解除很可能构成违法解除。\n\n"
+        "**结论：可以主张退货退款。** 屏幕花屏属于商品质量问题，被告应承担退货责任。\n\n"
         "**依据**\n\n"
-        "1. 张三5月15日至17日的居家办公经部门经理批准（企业微信记录已公证），不构成旷工；\n"
-        "2. 员工手册未经民主程序、未向张三公示，不能作为解除依据；\n"
-        "3. 公司未出具书面解除通知。\n\n"
-        "**赔偿金**：《中华人民共和国劳动合同法》第八十七条，按第四十七条经济补偿标准的二倍计算：\n\n"
-        "| 项目 | 数额 |\n|---|---|\n| 月工资 | 25,000 元 |\n| 工作年限 | 3.5 年 → 4 个月 |\n| 赔偿金 | 4 × 25,000 × 2 = **200,000 元** |\n\n"
-        "**风险**：公司可能主张居家办公审批不合规，需准备李四的证人证言。"
+        "1. 《消费者权益保护法》第二十四条：商品不符合质量要求的，消费者可以要求退货、更换或修理；\n"
+        "2. 《产品质量法》第四十条：不具备应当具备的使用性能的，销售者应负责退货；\n"
+        "3. 官方售后检测报告：屏幕排线存在出厂缺陷，非人为损坏。\n\n"
+        "**诉讼请求**\n\n"
+        "| 项目 | 金额 |\n|---|---|\n| 退还货款 | 8,999 元 |\n| 交通费、检测费 | 600 元 |\n| 合计 | **9,599 元** |\n\n"
+        "**风险**：三倍赔偿需证明欺诈，现有证据不足，建议不作主要诉求。"
     ),
     "en": (
-        "**Conclusion: a strong case.** The dismissal is most likely unlawful.\n\n"
+        "**Conclusion: a refund can be claimed.** A failing screen is a quality defect, so the seller must take the laptop back.\n\n"
         "**Grounds**\n\n"
-        "1. Working from home on 15–17 May was approved by his manager (notarised WeChat record), so it was not absence;\n"
-        "2. the staff handbook never went through the democratic procedure and was never shown to him;\n"
-        "3. no written notice of dismissal was given.\n\n"
-        "**Compensation**: Labour Contract Law, Article 87 — twice the Article 47 severance:\n\n"
-        "| Item | Amount |\n|---|---|\n| Monthly wage | CNY 25,000 |\n| Service | 3.5 years → 4 months |\n| Compensation | 4 × 25,000 × 2 = **CNY 200,000** |\n\n"
-        "**Risk**: the company may dispute the approval; prepare Li Si's witness statement."
+        "1. Consumer Rights Protection Law, Art. 24: goods below quality standards may be returned, replaced or repaired;\n"
+        "2. Product Quality Law, Art. 40: the seller must take back goods lacking the expected performance;\n"
+        "3. the brand service centre's report: a factory defect in the display cable, not user damage.\n\n"
+        "**Claims**\n\n"
+        "| Item | Amount |\n|---|---|\n| Refund of the price | CNY 8,999 |\n| Travel and inspection costs | CNY 600 |\n| Total | **CNY 9,599** |\n\n"
+        "**Risk**: treble damages need proof of fraud, which the evidence does not give; keep it out of the main claims."
     ),
 }
 
@@ -56,23 +56,23 @@ def _pump(app: Any, seconds: float = 0.3, until: Any = None) -> None:
 
 
 def _prepare_engine(data_dir: Path) -> tuple[Any, str]:
+    from desktop_app.core.resources import demo_path
     from desktop_app.memory import MemoryEngine
-    from desktop_app.ui.resources import demo_dir
 
     engine = MemoryEngine.open(data_dir)
-    results = engine.import_jsonl(sorted(demo_dir().glob("*.jsonl"))[0])
+    results = engine.import_jsonl(demo_path())
     case_id = next(r.note.case_id for r in results if r.note.case_id)
     return engine, case_id
 
 
 def _add_demo_conversation(engine: Any, case_id: str, lang: str) -> Any:
-    title = "违法解除的胜算与赔偿金" if lang == "zh_CN" else "Unlawful dismissal: odds and compensation"
+    title = "退货退款的依据与诉求" if lang == "zh_CN" else "Refund: grounds and claims"
     conv = engine.create_conversation(case_id, title)
     recall = engine.recall_for_chat(DEMO_QUESTION[lang], case_id)
     ids = tuple(n.id for n in recall.notes) or tuple(n.id for n in engine.list_notes(case_id, limit=4))
     engine.add_message(conv.id, "user", DEMO_QUESTION[lang])
     engine.add_message(conv.id, "assistant", DEMO_ANSWER[lang], injected_note_ids=ids)
-    other = "加班费证据清单" if lang == "zh_CN" else "Overtime evidence list"
+    other = "证据清单整理" if lang == "zh_CN" else "Evidence checklist"
     engine.create_conversation(case_id, other)
     return conv
 

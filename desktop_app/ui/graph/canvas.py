@@ -8,6 +8,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from . import style
 from .model import GraphModel
 from .render import Frame, Renderer, lod_for
 from .spatial import SpatialGrid
@@ -120,6 +121,7 @@ class GraphCanvas(QWidget):
             if self.frame is None:
                 p.fillRect(self.rect(), self.palette().window())
                 return
+            self.renderer.look = style.look_for(self.palette().window().color())
             self.renderer.paint(
                 p,
                 self.frame,

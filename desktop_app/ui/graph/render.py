@@ -77,6 +77,7 @@ class Renderer:
         self._fm = QFontMetricsF(self.font)
         self._slots_for: tuple[int, np.ndarray] | None = None
         # stats of the last frame, for tests and the benchmark
+        self.look = style.LIGHT_LOOK  # the canvas sets the theme's look before painting
         self.last_lod = "mid"
         self.last_edges_drawn = 0
         self.last_labels_drawn = 0
@@ -97,7 +98,7 @@ class Renderer:
         vector: bool = False,
     ) -> None:
         w, h = size
-        p.fillRect(QRectF(0, 0, w, h), style.BACKGROUND)
+        p.fillRect(QRectF(0, 0, w, h), self.look.background)
         lod = self.last_lod = lod_for(scale)
         m = f.model
         if m.n == 0:
@@ -248,8 +249,8 @@ class Renderer:
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setBrush(Qt.BrushStyle.NoBrush)
         for i, colour, width in (
-            (f.hovered, style.HOVER_COLOUR, 1.5),
-            (f.selected, style.SELECTION_COLOUR, 2.5),
+            (f.hovered, self.look.hover, 1.5),
+            (f.selected, self.look.selection, 2.5),
         ):
             if 0 <= i < f.model.n and f.node_visible[i]:
                 p.setPen(QPen(colour, width))
@@ -295,7 +296,7 @@ class Renderer:
             if i not in (f.selected, f.hovered) and any(c in taken for c in cells):
                 continue
             taken.update(cells)
-            p.setPen(style.DIM_LABEL_COLOUR if f.dimmed[i] else style.LABEL_COLOUR)
+            p.setPen(self.look.dim_label if f.dimmed[i] else self.look.label)
             p.drawText(QPointF(x - tw / 2, top + asc), text)
             drawn += 1
         self.last_labels_drawn = drawn

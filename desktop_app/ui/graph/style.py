@@ -25,12 +25,28 @@ PALETTE: tuple[str, ...] = (*CATEGORY_COLOURS, SUPERSEDED_COLOUR, ARCHIVED_COLOU
 SUPERSEDED_SLOT = len(CATEGORY_COLOURS)
 ARCHIVED_SLOT = SUPERSEDED_SLOT + 1
 
-BACKGROUND = QColor("#FBFBFA")
-LABEL_COLOUR = QColor("#333333")
-DIM_LABEL_COLOUR = QColor("#B0B0B0")
-SELECTION_COLOUR = QColor("#1A1A1A")
 HIGHLIGHT_COLOUR = QColor("#FFC629")
-HOVER_COLOUR = QColor("#555555")
+
+
+class Look:
+    """The canvas colours that depend on the light or dark theme (node and edge colours
+    read well on both)."""
+
+    def __init__(self, dark: bool) -> None:
+        self.dark = dark
+        self.background = QColor("#1E2126" if dark else "#FBFBFA")
+        self.label = QColor("#D7DAE0" if dark else "#333333")
+        self.dim_label = QColor("#5C626B" if dark else "#B0B0B0")
+        self.selection = QColor("#F2F4F7" if dark else "#1A1A1A")
+        self.hover = QColor("#A8AFBA" if dark else "#555555")
+
+
+LIGHT_LOOK, DARK_LOOK = Look(False), Look(True)
+
+
+def look_for(background: QColor) -> Look:
+    """The look matching a widget's palette (its window colour decides light or dark)."""
+    return DARK_LOOK if background.lightness() < 128 else LIGHT_LOOK
 
 #: per link kind: colour, dash pattern (None = solid); colours are opaque and light so
 #: thousands of overlapping lines need no alpha blending (much faster on the raster engine)
