@@ -9,6 +9,7 @@ if ! command -v dbus-run-session >/dev/null || ! command -v gnome-keyring-daemon
   exit 1
 fi
 export LEXMEM_REAL_KEYRING_ARGS="$*"
+export LEXMEM_REQUIRE_REAL_KEYRING=1
 exec dbus-run-session -- sh -c '
   # A throw-away password: the keyring lives in a temporary HOME and is deleted afterwards.
   export HOME="$(mktemp -d)"

@@ -14,13 +14,20 @@ import pytest
 from desktop_app.core.secrets import SecretStore
 
 
+def _unavailable(reason: str) -> None:
+    # run_real_keyring.sh sets this: there, a missing Secret Service is a failure, not a skip
+    if os.environ.get("LEXMEM_REQUIRE_REAL_KEYRING") == "1":
+        pytest.fail(f"the real Secret Service was required but is unavailable: {reason}")
+    pytest.skip(reason)
+
+
 def _secret_service():
     if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
-        pytest.skip("no D-Bus session bus (run tests/core/run_real_keyring.sh)")
+        _unavailable("no D-Bus session bus (run tests/core/run_real_keyring.sh)")
     try:
         from keyring.backends.SecretService import Keyring
     except ImportError as exc:  # pragma: no cover - SecretStorage missing
-        pytest.skip(f"SecretStorage not installed: {exc}")
+        _unavailable(f"SecretStorage not installed: {exc}")
     backend = Keyring()
     try:
         backend.priority  # noqa: B018  (raises when the service is unreachable)
@@ -28,7 +35,7 @@ def _secret_service():
         backend.set_password("LexMem-test", probe, "x")
         backend.delete_password("LexMem-test", probe)
     except Exception as exc:
-        pytest.skip(f"Secret Service not usable: {type(exc).__name__}: {exc}")
+        _unavailable(f"Secret Service not usable: {type(exc).__name__}: {exc}")
     return backend
 
 
