@@ -189,11 +189,120 @@ LexMem recalls the case's memories for every reply and learns from the conversat
     </message>
 </context>
 <context>
+    <name>DetailPanel</name>
+    <message>
+        <location filename="../../desktop_app/ui/graph/detail.py" line="31" />
+        <source>Edit in Notes</source>
+        <translation>在记忆中编辑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/detail.py" line="32" />
+        <source>Focus</source>
+        <translation>聚焦</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/detail.py" line="60" />
+        <source>Click a note to see its details.</source>
+        <translation>点击一条记忆查看详情。</translation>
+    </message>
+</context>
+<context>
+    <name>GraphControls</name>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="61" />
+        <source>Search notes…</source>
+        <translation>搜索图谱中的记忆…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="76" />
+        <source>Show or hide this category</source>
+        <translation>显示或隐藏此类别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="82" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="83" />
+        <source>Links</source>
+        <translation>关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="86" />
+        <source>Whole map</source>
+        <translation>全图</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="87" />
+        <source>Focus: 1 hop</source>
+        <translation>聚焦：1 跳</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="88" />
+        <source>Focus: 2 hops</source>
+        <translation>聚焦：2 跳</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="89" />
+        <source>Show only the selected note's neighbourhood</source>
+        <translation>只显示所选记忆的相邻记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="95" />
+        <source>Size: links</source>
+        <translation>大小：按关联数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="96" />
+        <source>Size: retrievals</source>
+        <translation>大小：按调取次数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="101" />
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="102" />
+        <source>Re-layout</source>
+        <translation>重新布局</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="104" />
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+</context>
+<context>
     <name>GraphTab</name>
     <message>
         <location filename="../../desktop_app/ui/graph_tab.py" line="29" />
         <source>The memory graph will appear here.</source>
         <translation>记忆图谱将显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>GraphView</name>
+    <message>
+        <location filename="../../desktop_app/ui/graph/view.py" line="317" />
+        <source>Export graph</source>
+        <translation>导出图谱</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/view.py" line="328" />
+        <source>No notes in this case yet.</source>
+        <translation>本案还没有记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/view.py" line="330" />
+        <source>{n} notes · {e} links</source>
+        <translation>{n} 条记忆 · {e} 条关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/view.py" line="332" />
+        <source>laying out…</source>
+        <translation>正在布局…</translation>
     </message>
 </context>
 <context>
@@ -234,12 +343,12 @@ LexMem recalls the case's memories for every reply and learns from the conversat
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="159" />
+        <location filename="../../desktop_app/ui/main_window.py" line="158" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="164" />
+        <location filename="../../desktop_app/ui/main_window.py" line="163" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>

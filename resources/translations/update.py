@@ -23,7 +23,6 @@ def main() -> int:
     sources = sorted(
         str(p.relative_to(ROOT))
         for p in (ROOT / "desktop_app" / "ui").rglob("*.py")
-        if "graph" not in p.relative_to(ROOT / "desktop_app" / "ui").parts
     )
     subprocess.run(
         ["pyside6-lupdate", *sources, "-no-obsolete", "-source-language", "en", "-target-language", "zh_CN", "-ts", str(TS)],

@@ -57,9 +57,8 @@ class DetailPanel(QWidget):
         self.edit_button.setEnabled(node is not None)
         self.focus_button.setEnabled(node is not None)
         if node is None:
-            self.browser.setHtml(
-                f"<p style='color:#888'>{self.tr('Click a note to see its details.')}</p>"
-            )
+            hint = self.tr("Click a note to see its details.")  # lupdate misses tr() in f-strings
+            self.browser.setHtml(f"<p style='color:#888'>{hint}</p>")
             return
         note: Note | None = None
         history: Sequence[HistoryEntry] = ()
