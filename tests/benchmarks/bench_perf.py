@@ -3,8 +3,11 @@ layouts, batch-ingest throughput against the raw embedder, open time (warm and c
 process), disk bytes per 10k notes.
 
 Layouts: "one case" puts every note in one case (the worst case for a scoped search);
-"many cases" spreads them round-robin over cases of 100 notes each (1k -> 10 cases,
-100k -> 1000 cases) plus no global notes, and each query goes to a random case.
+"many cases" puts them in cases of 100 notes each (1k -> 10 cases, 100k -> 1000 cases),
+no global notes, each query to a random case.  The folders are built through add_notes in
+batches of 2,000 notes holding 20 whole cases (a case's notes arrive together; spreading
+every batch over all cases made add_notes run one LanceDB vector search per note for its
+neighbours, ~25 s per batch at 100k — see the README).
 
 The generated data folders are cached under out/perf/ (building 100k needs the vectors of
 100k texts: minutes on 2 cores, done once).  Usage:
@@ -53,7 +56,7 @@ def build(size: int, layout: str, all_texts: list[str], vectors, log=print) -> P
     t0 = time.perf_counter()
     for start in range(0, size, BUILD_CHUNK):
         items = [
-            {"content": texts[i], "case_id": cases[i % n_cases]}
+            {"content": texts[i], "case_id": cases[min(i // NOTES_PER_CASE, n_cases - 1)]}
             for i in range(start, min(size, start + BUILD_CHUNK))
         ]
         engine.add_notes(items)
