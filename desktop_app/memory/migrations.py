@@ -113,6 +113,12 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX notes_scope_time ON notes (case_id, status, created_at);
         """,
     ),
+    (
+        "0003_notes_pinned",
+        """
+        CREATE INDEX notes_pinned ON notes (case_id, status) WHERE pinned = 1;
+        """,
+    ),
 )
 
 
