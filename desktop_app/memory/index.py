@@ -263,8 +263,10 @@ class NoteIndex:
     def _create_scalar_indices(self) -> None:
         """Bitmap indices on the scope and status columns: every search filters on them, and
         with many cases a prefiltered scan drops from ~11 ms to ~3 ms at 10k notes."""
+        from lancedb.index import Bitmap
+
         for column in ("case_id", "status"):
-            self._table.create_scalar_index(column, index_type="BITMAP", replace=True)
+            self._table.create_index(column, config=Bitmap(), replace=True)
 
     def optimize(self) -> None:
         """Compact the many small versions left by single-row writes and fold new rows into
