@@ -23,6 +23,8 @@ from desktop_app.ui.workers import Op, run_op
 log = logging.getLogger(__name__)
 
 JOBS_INTERVAL_MS = 20_000
+#: how often the automatic-backup schedule is checked (a snapshot is taken when one is due)
+BACKUP_CHECK_MS = 10 * 60_000
 
 EngineFactory = Callable[[Path, Any, Settings], Any]
 
@@ -95,6 +97,11 @@ class EngineHost(QObject):
         self._jobs_timer.setInterval(JOBS_INTERVAL_MS)
         self._jobs_timer.timeout.connect(self.run_pending_jobs)
         self._jobs_running = False
+        #: automatic snapshots of the database (desktop_app.memory.backups), made in a worker
+        self.backups: Any = None
+        self._backup_timer = QTimer(self)
+        self._backup_timer.setInterval(BACKUP_CHECK_MS)
+        self._backup_timer.timeout.connect(self.snapshot_if_due)
 
     # -- life cycle ------------------------------------------------------------------------
     def open(self) -> None:
@@ -120,6 +127,7 @@ class EngineHost(QObject):
 
     def _opened(self, result: tuple[Any, Any]) -> None:
         self.llm, self.engine = result
+        self.error = None
         self._set_connectivity("none" if self.llm is None else "unknown")
         self.llmChanged.emit()
         self._set_state("ready")
@@ -130,6 +138,18 @@ class EngineHost(QObject):
         self.refresh_stats()
         self._jobs_timer.start()
         QTimer.singleShot(2000, self.run_pending_jobs)
+        from desktop_app.memory.backups import BackupManager
+
+        self.backups = BackupManager(self.engine)
+        self._backup_timer.start()
+        QTimer.singleShot(5000, self.snapshot_if_due)
+
+    def snapshot_if_due(self) -> None:
+        """An automatic snapshot when the schedule says one is due (in a worker; a failed
+        backup is logged by the manager and never disturbs the user)."""
+        manager = self.backups
+        if manager is not None and self.engine is not None:
+            run_op(manager.maybe_snapshot, name="auto-backup")
 
     def _open_failed(self, exc: BaseException) -> None:
         log.error("engine failed to open", exc_info=exc)
@@ -143,6 +163,8 @@ class EngineHost(QObject):
 
     def close(self) -> None:
         self._jobs_timer.stop()
+        self._backup_timer.stop()
+        self.backups = None
         engine, self.engine = self.engine, None
         if engine is not None:
             try:
@@ -156,29 +178,22 @@ class EngineHost(QObject):
                 log.debug("llm close failed", exc_info=True)
 
     def restore_from(self, backup: Path, on_done: Callable[[BaseException | None], None]) -> None:
-        """Close the engine, put the backup in place of the database, reopen (index repairs itself)."""
+        """Close the engine (if open), put the backup in place of the database and reopen.
+        Works after a failed open too (a damaged database): the backup is verified first,
+        the replaced database is kept as a "pre-restore" backup, and the index catches up
+        with the restored notes at open."""
         engine, self.engine = self.engine, None
+        self.backups = None
+        self._backup_timer.stop()
         self._set_state("loading")
         data_dir, llm, settings, factory = self.data_dir, self.llm, self.settings, self._factory
 
         def work() -> tuple[Any, Any]:
-            import shutil
-            from datetime import datetime
-
-            from desktop_app.memory.engine import DB_FILE
+            from desktop_app.memory.backups import restore_database
 
             if engine is not None:
                 engine.close()
-            db = data_dir / DB_FILE
-            if db.exists():
-                # a safety copy of what is replaced, next to the other backups
-                stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-                target = data_dir / "backups" / f"before-restore-{stamp}.sqlite3"
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(db, target)
-            for suffix in ("-wal", "-shm"):
-                (data_dir / (DB_FILE + suffix)).unlink(missing_ok=True)
-            shutil.copy2(backup, db)
+            restore_database(data_dir, Path(backup))
             return llm, factory(data_dir, llm, settings)
 
         def ok(result: tuple[Any, Any]) -> None:

@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QWidget
 
 from desktop_app import APP_DISPLAY_NAME
+from desktop_app.core.errors import CorruptDatabaseError
 from desktop_app.core.paths import settings_file
 from desktop_app.core.resources import demo_path
 from desktop_app.core.settings import save_settings
@@ -108,11 +109,32 @@ class MainWindow(QMainWindow):
     def _engine_state(self, state: str) -> None:
         if state == "failed":
             exc = self.host.error
-            dialogs.error(
-                self,
-                APP_DISPLAY_NAME,
-                getattr(exc, "user_message", None) or self.tr("The memory library could not be opened: %1").replace("%1", str(exc)),
-            )
+            message = getattr(exc, "user_message", None) or self.tr(
+                "The memory library could not be opened: %1"
+            ).replace("%1", str(exc))
+            if isinstance(exc, CorruptDatabaseError) and self._offer_restore(message):
+                return
+            dialogs.error(self, APP_DISPLAY_NAME, message)
+
+    def _offer_restore(self, message: str) -> bool:
+        """A damaged database: offer the newest backup.  True if the user took it."""
+        from desktop_app.memory.backups import list_backups
+
+        backups = [b for b in list_backups(self.host.data_dir) if b.kind in ("auto", "manual")]
+        if not backups:
+            return False
+        latest = max(backups, key=lambda b: b.created_at)
+        when = latest.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        question = self.tr("%1\n\nRestore the backup of %2? The damaged file is kept aside.")
+        if not dialogs.confirm(self, APP_DISPLAY_NAME, question.replace("%1", message).replace("%2", when)):
+            return False
+
+        def done(exc: BaseException | None) -> None:
+            if exc is None:
+                self.status.showMessage(self.tr("Restored the backup of %1.").replace("%1", when), 6000)
+
+        self.host.restore_from(latest.path, done)
+        return True
 
     # -- actions ---------------------------------------------------------------------------
     def show_about(self) -> None:

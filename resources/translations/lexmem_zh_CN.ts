@@ -308,47 +308,61 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="47" />
+        <location filename="../../desktop_app/ui/main_window.py" line="48" />
         <source>Chat</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="48" />
+        <location filename="../../desktop_app/ui/main_window.py" line="49" />
         <source>Notes</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="49" />
+        <location filename="../../desktop_app/ui/main_window.py" line="50" />
         <source>Graph</source>
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="90" />
+        <location filename="../../desktop_app/ui/main_window.py" line="91" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="101" />
+        <location filename="../../desktop_app/ui/main_window.py" line="102" />
         <source>About LexMem</source>
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="114" />
+        <location filename="../../desktop_app/ui/main_window.py" line="113" />
         <source>The memory library could not be opened: %1</source>
         <translation>无法打开记忆库：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="156" />
+        <location filename="../../desktop_app/ui/main_window.py" line="128" />
+        <source>%1
+
+Restore the backup of %2? The damaged file is kept aside.</source>
+        <translation>%1
+
+要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="134" />
+        <source>Restored the backup of %1.</source>
+        <translation>已恢复 %1 的备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="178" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="158" />
+        <location filename="../../desktop_app/ui/main_window.py" line="180" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="163" />
+        <location filename="../../desktop_app/ui/main_window.py" line="185" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
@@ -707,7 +721,7 @@ LexMem recalls the case's memories for every reply and learns from the conversat
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="118" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="474" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="506" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
@@ -718,7 +732,7 @@ LexMem recalls the case's memories for every reply and learns from the conversat
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="121" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="475" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="507" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
@@ -774,6 +788,7 @@ LexMem recalls the case's memories for every reply and learns from the conversat
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="398" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="433" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
@@ -787,12 +802,33 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="422" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="431" />
+        <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
+%1
+
+Remove the text from these backups too?</source>
+        <translation>这条记忆已删除，但以下备份中仍有这段文字（例如在对话消息里）：
+%1
+
+也从这些备份中删除这段文字吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="440" />
+        <source>The text is gone from every backup.</source>
+        <translation>所有备份中都已不含这段文字。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="442" />
+        <source>%1 backups still hold the text.</source>
+        <translation>仍有 %1 个备份包含这段文字。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="454" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="423" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="455" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -803,58 +839,58 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="442" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="474" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="479" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="511" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="480" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="494" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="494" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="502" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="534" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="510" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="515" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="547" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="510" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="515" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="547" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="524" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="556" />
         <source>Exported %n memories.</source>
         <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="541" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="573" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>

@@ -401,7 +401,16 @@ class NotesView(QWidget):
         ):
             return
 
-        def done(_r: Any) -> None:
+        backups = self.host.backups
+
+        def forget(e: Any) -> Any:
+            # true delete in the live data, then in every backup that holds the note
+            if backups is None:
+                e.delete_note(note_id)
+                return None
+            return backups.forget_note(note_id)
+
+        def done(report: Any) -> None:
             self.model.remove_note(note_id)
             self._selected_id = None
             self.detail.show_note(None)
@@ -409,8 +418,31 @@ class NotesView(QWidget):
             self._update_count()
             if self.mode_group.checkedId() == 1:
                 self._load_timeline()
+            if report is not None and report.still_holding and note is not None:
+                self._offer_backup_purge(note.content, report.still_holding)
 
-        self.host.call(lambda e: e.delete_note(note_id), done, self._error, name="delete-note")
+        self.host.call(forget, done, self._error, name="delete-note")
+
+    def _offer_backup_purge(self, text: str, holding: list[Any]) -> None:
+        """Some backups still hold the text elsewhere (a chat message quoting it): say
+        exactly which, and offer to purge it from them."""
+        names = "\n".join(f"• {p.name}" for p in holding)
+        question = self.tr(
+            "The memory is deleted, but its text still appears in these backups (for example in a chat message):\n%1\n\nRemove the text from these backups too?"
+        ).replace("%1", names)
+        if not dialogs.confirm(self, self.tr("Delete memory"), question, danger=True):
+            return
+        backups = self.host.backups
+
+        def purged(report: Any) -> None:
+            left = getattr(report, "still_holding", [])
+            self.statusMessage.emit(
+                self.tr("The text is gone from every backup.")
+                if not left
+                else self.tr("%1 backups still hold the text.").replace("%1", str(len(left)))
+            )
+
+        self.host.call(lambda _e: backups.purge_from_backups(text=text), purged, self._error, name="purge-backups")
 
     def merge_selected(self) -> None:
         notes = self.selected_notes()
