@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -109,7 +109,13 @@ class Sidebar(QWidget):
         self.conv_proxy = QSortFilterProxyModel(self)
         self.conv_proxy.setSourceModel(self.conv_model)
         self.conv_proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.search.textChanged.connect(self.conv_proxy.setFilterFixedString)
+        # The search looks in titles and in the messages (through the engine), after a pause
+        # in typing rather than at every key.
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(250)
+        self._search_timer.timeout.connect(self.reload_conversations)
+        self.search.textChanged.connect(lambda _text: self._search_timer.start())
         self.conv_list = QListView()
         self.conv_list.setModel(self.conv_proxy)
         self.conv_list.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
@@ -249,8 +255,9 @@ class Sidebar(QWidget):
         if case_id is None:
             self._set_conversations(None, [])
             return
+        query = self.search.text().strip()
         self.host.call(
-            lambda e: e.list_conversations(case_id),
+            lambda e: e.list_conversations(case_id, query=query),
             lambda convs: self._set_conversations(case_id, convs),
             name="list-conversations",
         )

@@ -27,7 +27,9 @@ def test_first_run_offers_demo_and_explains_the_provider(qtbot, make_host):
     assert win.sidebar.case_combo.currentText().startswith("张三")
     # the chat now explains how to connect a model, with the button that fixes it
     qtbot.waitUntil(lambda: "Settings" in win.chat.banner_label.text(), timeout=15_000)
-    qtbot.waitUntil(lambda: host.last_stats is not None and host.last_stats.notes_total >= 18, timeout=15_000)
+    qtbot.waitUntil(
+        lambda: host.last_stats is not None and host.last_stats.notes_total >= 18, timeout=15_000
+    )
     qtbot.waitUntil(lambda: "memories" in win.status.notes_label.text(), timeout=15_000)
 
 
@@ -41,7 +43,9 @@ def test_cases_and_conversations(qtbot, make_host, no_dialogs):
 
     no_dialogs["text"] = "李四诉某公司（二审）"
     win.sidebar.rename_case()
-    qtbot.waitUntil(lambda: win.sidebar.case_combo.currentText() == "李四诉某公司（二审）", timeout=15_000)
+    qtbot.waitUntil(
+        lambda: win.sidebar.case_combo.currentText() == "李四诉某公司（二审）", timeout=15_000
+    )
 
     win.sidebar.new_conversation()
     qtbot.waitUntil(lambda: win.sidebar.conv_model.rowCount() == 1, timeout=15_000)
@@ -51,9 +55,23 @@ def test_cases_and_conversations(qtbot, make_host, no_dialogs):
     qtbot.waitUntil(lambda: win.sidebar.conv_model.item(0).text() == "证据讨论", timeout=15_000)
     win.sidebar.new_conversation()
     qtbot.waitUntil(lambda: win.sidebar.conv_model.rowCount() == 2, timeout=15_000)
-    win.sidebar.search.setText("证据")
-    assert win.sidebar.conv_proxy.rowCount() == 1
+    win.sidebar.search.setText("证据")  # a title
+    qtbot.waitUntil(lambda: win.sidebar.conv_proxy.rowCount() == 1, timeout=15_000)
+    host.engine.add_message(
+        next(c for c in host.engine.list_conversations(case_id) if c.title != "证据讨论").id,
+        "user",
+        "客服三次推诿，怎么办？",
+    )
+    win.sidebar.search.setText("推诿")  # only in a message, not in any title
+    qtbot.waitUntil(
+        lambda: (
+            win.sidebar.conv_proxy.rowCount() == 1
+            and win.sidebar.conv_model.item(0).text() != "证据讨论"
+        ),
+        timeout=15_000,
+    )
     win.sidebar.search.clear()
+    qtbot.waitUntil(lambda: win.sidebar.conv_proxy.rowCount() == 2, timeout=15_000)
 
     win.sidebar.delete_conversation()
     qtbot.waitUntil(lambda: win.sidebar.conv_model.rowCount() == 1, timeout=15_000)
