@@ -257,42 +257,48 @@ class SettingsDialog(QDialog):
         return get_preset(self.provider.currentData()).needs_key
 
     def _update_key_note(self) -> None:
+        """Label the key field; the keyring is asked in a worker (D-Bus or the Windows
+        credential store can take a while, never on the UI thread)."""
         s = self.values()
-        stored = False
-        try:
-            stored = bool(llm_setup.load_key(s))
-        except Exception:
-            stored = False
-        if not self._needs_key():
-            self.api_key.setPlaceholderText(self.tr("Not needed for this provider"))
-        elif stored:
-            self.api_key.setPlaceholderText(self.tr("•••••••• saved in the system keyring — type to replace"))
-        else:
-            self.api_key.setPlaceholderText(self.tr("Paste your API key"))
-        try:
-            store = llm_setup.secret_store()
-            persistent = bool(store.is_persistent)
-        except Exception:
-            persistent = False
-        self.key_note.setText(
-            self.tr("The key is stored only in the system keyring, never in a file.")
-            if persistent
-            else self.tr("No system keyring is available: the key is kept for this session only.")
-        )
+        needs_key = self._needs_key()
 
-    def _key_for_test(self, s: Settings) -> str | None:
-        typed = self.api_key.text().strip()
-        return typed or llm_setup.load_key(s)
+        def work() -> tuple[bool, bool]:
+            try:
+                stored = bool(llm_setup.load_key(s))
+            except Exception:
+                stored = False
+            try:
+                persistent = bool(llm_setup.secret_store().is_persistent)
+            except Exception:
+                persistent = False
+            return stored, persistent
+
+        def show(result: tuple[bool, bool]) -> None:
+            stored, persistent = result
+            if not needs_key:
+                self.api_key.setPlaceholderText(self.tr("Not needed for this provider"))
+            elif stored:
+                self.api_key.setPlaceholderText(self.tr("•••••••• saved in the system keyring — type to replace"))
+            else:
+                self.api_key.setPlaceholderText(self.tr("Paste your API key"))
+            self.key_note.setText(
+                self.tr("The key is stored only in the system keyring, never in a file.")
+                if persistent
+                else self.tr("No system keyring is available: the key is kept for this session only.")
+            )
+
+        self._ops.append(run_op(work, on_success=show, name="key-note"))
 
     # -- actions ---------------------------------------------------------------------------
     def test_connection(self) -> None:
         s = self.values()
-        key = self._key_for_test(s)
+        typed = self.api_key.text().strip()
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Connecting…"))
 
         def work() -> list[str]:
-            client = llm_setup.make_client(s, key)
+            # the stored key is read here, in the worker: the keyring may be slow
+            client = llm_setup.make_client(s, typed or llm_setup.load_key(s))
             try:
                 return client.test_connection()
             finally:
