@@ -20,6 +20,7 @@ from typing import Any, Literal
 from desktop_app.core.errors import InvalidInputError
 from desktop_app.llm.client import LLMClient
 from desktop_app.llm.prompts import render_prompt
+from desktop_app.memory.construction import Construction  # the offline step's result type too
 from desktop_app.memory.types import CATEGORIES, DEFAULT_CATEGORY
 
 Action = Literal["ADD", "UPDATE", "SUPERSEDE", "NOOP"]
@@ -35,14 +36,6 @@ MAX_KEYWORDS = 10
 
 # --------------------------------------------------------------------------------------------
 # Value types
-
-
-@dataclass(frozen=True, slots=True)
-class Construction:
-    keywords: tuple[str, ...]
-    context: str
-    tags: tuple[str, ...]
-    category: str
 
 
 @dataclass(frozen=True, slots=True)
