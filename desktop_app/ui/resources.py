@@ -3,6 +3,7 @@ with the rest of the app in desktop_app/core/resources.py."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from desktop_app.core.resources import resources_dir
@@ -10,9 +11,15 @@ from desktop_app.core.resources import resources_dir
 __all__ = ["icon_path", "resources_dir", "translations_dir"]
 
 
+@functools.cache
+def _ui_resources() -> Path:
+    # Hundreds of icons are looked up while the window is built: one disk probe, not one each.
+    return resources_dir("icons")
+
+
 def icon_path(name: str) -> Path:
-    return resources_dir() / "icons" / f"{name}.svg"
+    return _ui_resources() / "icons" / f"{name}.svg"
 
 
 def translations_dir() -> Path:
-    return resources_dir() / "translations"
+    return _ui_resources() / "translations"
