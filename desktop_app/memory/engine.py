@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import sqlite3
 import time
@@ -324,12 +325,32 @@ class MemoryEngine:
         return hashlib.blake2b(basis.encode("utf-8"), digest_size=12).hexdigest()
 
     def _index_notes(self, notes: Sequence[Note], vectors: np.ndarray | None = None) -> None:
+        """Write the notes' current versions to the index.
+
+        Under the write lock, from SQLite as it is now: an edit or a delete that committed
+        after the caller's snapshot wins (an older version written last would serve stale
+        text, and a deleted note would come back).  ``vectors`` are reused when the text
+        they were computed from is still the note's."""
         if not notes:
             return
-        if vectors is None:
-            vectors = self._embedder.embed([self._embedding_text(n) for n in notes])
-        self._index.upsert([self._index_row(n, v) for n, v in zip(notes, vectors, strict=True)])
-        self._mark_indexed([n.id for n in notes])
+        with self._store.write_lock:
+            current = {n.id: n for n in self._notes_by_ids([n.id for n in notes])}
+            rows: list[tuple[Note, np.ndarray | None]] = []
+            for i, note in enumerate(notes):
+                now = current.get(note.id)
+                if now is None:
+                    continue  # deleted meanwhile: nothing to write
+                same_text = self._embedding_text(now) == self._embedding_text(note)
+                rows.append((now, vectors[i] if vectors is not None and same_text else None))
+            if not rows:
+                return
+            todo = [i for i, (_n, v) in enumerate(rows) if v is None]
+            if todo:
+                fresh = self._embedder.embed([self._embedding_text(rows[i][0]) for i in todo])
+                for i, vector in zip(todo, fresh, strict=True):
+                    rows[i] = (rows[i][0], vector)
+            self._index.upsert([self._index_row(n, v) for n, v in rows])
+            self._mark_indexed([n.id for n, _v in rows])
 
     def optimize(self) -> None:
         """Compact the index (call on idle or after large imports)."""
@@ -883,7 +904,16 @@ class MemoryEngine:
             ),
         )
 
-    def _set_status(self, note_id: str, status: str, actor: str, action: str, reason: str) -> Note:
+    def _set_status(
+        self,
+        note_id: str,
+        status: str,
+        actor: str,
+        action: str,
+        reason: str,
+        also: Callable[[sqlite3.Connection], None] | None = None,
+    ) -> Note:
+        """Change a note's status; ``also`` adds writes to the same transaction."""
         with self._store.write_lock:
             before = self.get_note(note_id)
             invalid_at = None if status == "active" else (before.invalid_at or utcnow())
@@ -899,6 +929,8 @@ class MemoryEngine:
                     note_snapshot(after),
                     reason,
                 )
+                if also is not None:
+                    also(conn)
         self._index_notes([after])  # status is part of the row (and its stamp)
         return after
 
@@ -915,15 +947,25 @@ class MemoryEngine:
     def supersede_note(
         self, old_id: str, new_id: str, actor: str = "decision", reason: str = ""
     ) -> Note:
-        """``new_id`` replaces ``old_id``: the old one gets invalid_at and a supersedes link."""
-        old = self.get_note(old_id)
-        new = self.get_note(new_id)
-        if (old.case_id or "") != (new.case_id or ""):
-            raise InvalidInputError("notes of different scopes cannot supersede each other")
-        result = self._set_status(old_id, "superseded", actor, "superseded", reason)
-        with self._store.write() as conn:
-            self._insert_link(conn, new_id, old_id, "supersedes", 1.0, reason)
-        return result
+        """``new_id`` replaces ``old_id``: the old one gets invalid_at and a supersedes link
+        (status, history and link in one transaction)."""
+        if old_id == new_id:
+            raise InvalidInputError("a note cannot supersede itself")
+        with self._store.write_lock:
+            old = self.get_note(old_id)
+            new = self.get_note(new_id)
+            if (old.case_id or "") != (new.case_id or ""):
+                raise InvalidInputError("notes of different scopes cannot supersede each other")
+            return self._set_status(
+                old_id,
+                "superseded",
+                actor,
+                "superseded",
+                reason,
+                also=lambda conn: self._insert_link(
+                    conn, new_id, old_id, "supersedes", 1.0, reason
+                ),
+            )
 
     def undo_last_change(self, note_id: str) -> Note:
         """Restore the state before the latest change that has not been undone yet."""
@@ -1428,7 +1470,12 @@ class MemoryEngine:
             conn.executemany(
                 "INSERT INTO graph_positions (note_id, x, y) VALUES (?, ?, ?) "
                 "ON CONFLICT(note_id) DO UPDATE SET x = excluded.x, y = excluded.y",
-                [(i, float(x), float(y)) for i, (x, y) in positions.items() if i in allowed],
+                [
+                    (i, float(x), float(y))
+                    for i, (x, y) in positions.items()
+                    # a diverged layout may hand over NaN: keep the last good position
+                    if i in allowed and math.isfinite(x) and math.isfinite(y)
+                ],
             )
 
     # ================================================================= conversations
@@ -1496,6 +1543,12 @@ class MemoryEngine:
         self.get_conversation(conversation_id)
         with self._store.write() as conn:
             conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+            # its turns may still wait for extraction, text included: they go with it
+            conn.execute(
+                "DELETE FROM jobs WHERE kind = ? AND status != 'running' "
+                "AND json_extract(payload, '$.conversation_id') = ?",
+                (EXTRACT, conversation_id),
+            )
         self._store.checkpoint_truncate()
 
     def add_message(

@@ -124,17 +124,28 @@ class JobQueue:
         next_run = utcnow() + timedelta(seconds=backoff_seconds(max(job.attempts, 1)))
         with self._store.write() as conn:
             conn.execute(
-                "UPDATE jobs SET status = ?, attempts = ?, last_error = ?, next_run_at = ?, updated_at = ? "
-                "WHERE id = ?",
-                (status, attempts, error[:2000], to_iso(next_run), to_iso(utcnow()), job.id),
+                "UPDATE jobs SET status = ?, attempts = ?, last_error = ?, next_run_at = ?, updated_at = ?, "
+                # a job given up for good keeps its reason, not the chat text it carried
+                "payload = CASE WHEN ? = 'failed' THEN '{}' ELSE payload END WHERE id = ?",
+                (
+                    status,
+                    attempts,
+                    error[:2000],
+                    to_iso(next_run),
+                    to_iso(utcnow()),
+                    status,
+                    job.id,
+                ),
             )
         return status
 
     def fail(self, job: Job, reason: str) -> None:
         """Give up at once (the job can never succeed, e.g. its input is invalid)."""
         with self._store.write() as conn:
+            # a job that will never run keeps its reason, not the chat text it carried
             conn.execute(
-                "UPDATE jobs SET status = 'failed', last_error = ?, updated_at = ? WHERE id = ?",
+                "UPDATE jobs SET status = 'failed', payload = '{}', last_error = ?, updated_at = ? "
+                "WHERE id = ?",
                 (reason[:2000], to_iso(utcnow()), job.id),
             )
 

@@ -53,7 +53,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _storage_error(path: Path, exc: sqlite3.DatabaseError) -> StorageError:
+def _storage_error(path: Path, exc: sqlite3.Error) -> StorageError:
     """A damaged file becomes CorruptDatabaseError (the UI offers a restore); the rest
     StorageError.  Either way no raw sqlite3 error reaches a caller of the engine."""
     text = str(exc)
@@ -105,39 +105,30 @@ class Store:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
-            except sqlite3.DatabaseError as exc:
+            except sqlite3.Error as exc:
                 with contextlib.suppress(sqlite3.Error):  # a damaged file may refuse even this
                     conn.execute("ROLLBACK")
-                self._raise_if_corrupt(exc)
-                raise
+                raise _storage_error(self.path, exc) from exc
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
 
-    def _raise_if_corrupt(self, exc: sqlite3.DatabaseError) -> None:
-        err = _storage_error(self.path, exc)
-        if isinstance(err, CorruptDatabaseError):
-            raise err from exc
-
     def query(self, sql: str, params: tuple | list = ()) -> list[sqlite3.Row]:
         try:
             return self.reader().execute(sql, params).fetchall()
-        except sqlite3.DatabaseError as exc:
-            self._raise_if_corrupt(exc)
-            raise
+        except sqlite3.Error as exc:
+            raise _storage_error(self.path, exc) from exc
 
     def query_one(self, sql: str, params: tuple | list = ()) -> sqlite3.Row | None:
         try:
             cursor = self.reader().execute(sql, params)
-        except sqlite3.DatabaseError as exc:
-            self._raise_if_corrupt(exc)
-            raise
+        except sqlite3.Error as exc:
+            raise _storage_error(self.path, exc) from exc
         try:
             return cursor.fetchone()
-        except sqlite3.DatabaseError as exc:
-            self._raise_if_corrupt(exc)
-            raise
+        except sqlite3.Error as exc:
+            raise _storage_error(self.path, exc) from exc
         finally:
             # An unfinished statement keeps its read snapshot open: later reads on this
             # thread would not see newer commits, and checkpoints could not truncate the WAL.
@@ -164,9 +155,8 @@ class Store:
         try:
             with self.write_lock:
                 self._writer.backup(dest)
-        except sqlite3.DatabaseError as exc:
-            self._raise_if_corrupt(exc)
-            raise
+        except sqlite3.Error as exc:
+            raise _storage_error(self.path, exc) from exc
         finally:
             dest.close()
 
