@@ -1002,6 +1002,11 @@ class MemoryEngine:
             after = note_snapshot(restored) | {"undo_of": target.id}
             with self._store.write() as conn:
                 self._save_note(conn, restored, dirty=True)
+                if target.action == "superseded" and restored.status == "active":
+                    # no longer replaced: the "supersedes" link would contradict its status
+                    conn.execute(
+                        "DELETE FROM links WHERE kind = 'supersedes' AND dst = ?", (note_id,)
+                    )
                 self._history(
                     conn,
                     note_id,
@@ -1016,7 +1021,12 @@ class MemoryEngine:
 
     def merge_notes(self, keep_id: str, other_id: str) -> Note:
         """Fold ``other`` into ``keep``: content joined, tags and links carried over; the
-        other note is superseded (kept in history, not deleted)."""
+        other note is superseded (kept in history, not deleted).  The write lock is held
+        throughout, so no other edit or delete lands between the steps."""
+        with self._store.write_lock:
+            return self._merge_notes_locked(keep_id, other_id)
+
+    def _merge_notes_locked(self, keep_id: str, other_id: str) -> Note:
         keep, other = self.get_note(keep_id), self.get_note(other_id)
         if keep_id == other_id:
             raise InvalidInputError("cannot merge a note with itself")

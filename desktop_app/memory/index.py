@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from desktop_app.core.errors import StorageError
+
 log = logging.getLogger(__name__)
 
 TABLE = "notes"
@@ -46,6 +48,16 @@ def _quote_ids(ids: Sequence[str]) -> str:
         if not _SAFE_ID.match(value):
             raise ValueError(f"unsafe id in index filter: {value!r}")
     return ", ".join(f"'{value}'" for value in ids)
+
+
+def _index_error(exc: Exception) -> StorageError:
+    return StorageError(
+        f"search index: {exc}",
+        user_message=(
+            "搜索索引读取失败，重新打开 LexMem 时会自动重建。 / "
+            "The search index could not be read; it is rebuilt when LexMem reopens."
+        ),
+    )
 
 
 def scope_filter(case_id: str | None, *, include_inactive: bool = False) -> str:
@@ -319,14 +331,17 @@ class NoteIndex:
             table = self._table
         if table is None or limit <= 0:
             return []
-        rows = (
-            table.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector")
-            .distance_type("cosine")
-            .where(where, prefilter=True)
-            .select(["id", "_distance"])
-            .limit(limit)
-            .to_arrow()
-        )
+        try:
+            rows = (
+                table.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector")
+                .distance_type("cosine")
+                .where(where, prefilter=True)
+                .select(["id", "_distance"])
+                .limit(limit)
+                .to_arrow()
+            )
+        except Exception as exc:  # lance raises plain RuntimeError/OSError on damage
+            raise _index_error(exc) from exc
         ids = rows.column("id").to_pylist()
         dists = rows.column("_distance").to_pylist()
         return [(i, 1.0 - float(d)) for i, d in zip(ids, dists, strict=True)]
@@ -337,13 +352,16 @@ class NoteIndex:
             table, ready = self._table, self._fts_ready
         if table is None or not ready or not terms.strip() or limit <= 0:
             return []
-        rows = (
-            table.search(terms, query_type="fts", fts_columns="terms")
-            .where(where, prefilter=True)
-            .select(["id", "_score"])
-            .limit(limit)
-            .to_arrow()
-        )
+        try:
+            rows = (
+                table.search(terms, query_type="fts", fts_columns="terms")
+                .where(where, prefilter=True)
+                .select(["id", "_score"])
+                .limit(limit)
+                .to_arrow()
+            )
+        except Exception as exc:
+            raise _index_error(exc) from exc
         ids = rows.column("id").to_pylist()
         scores = rows.column("_score").to_pylist()
         return [(i, float(s)) for i, s in zip(ids, scores, strict=True)]

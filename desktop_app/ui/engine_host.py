@@ -295,14 +295,12 @@ class EngineHost(QObject):
         old, self.llm = self.llm, llm
         self._set_connectivity("none" if llm is None else "unknown")
         if self.engine is not None:
-            set_llm = getattr(self.engine, "set_llm", None)
-            if callable(set_llm):
-                set_llm(llm)
-            elif hasattr(self.engine, "llm"):
-                self.engine.llm = llm  # temporary, until the engine offers set_llm
-            set_config = getattr(self.engine, "set_config", None)
-            if callable(set_config):
-                set_config(memory_config(settings))
+            # the new client serves the next call at once; making the waiting jobs due
+            # again is a database write, so that part runs in a worker
+            self.engine.llm = llm
+            if llm is not None:
+                self.call(lambda e: e.retry_jobs_now(), name="retry-jobs")
+            self.engine.set_config(memory_config(settings))
         if old is not None and old is not llm and hasattr(old, "close"):
             try:
                 old.close()

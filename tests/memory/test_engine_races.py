@@ -82,3 +82,12 @@ def test_a_note_cannot_supersede_itself(engine):
     with pytest.raises(InvalidInputError):
         engine.supersede_note(note.id, note.id)
     assert engine.get_note(note.id).status == "active"
+
+
+def test_undoing_a_supersede_removes_its_link(engine):
+    old = engine.add_note("当事人同意调解").note
+    new = engine.add_note("当事人不同意调解").note
+    engine.supersede_note(old.id, new.id)
+    restored = engine.undo_last_change(old.id)
+    assert restored.status == "active" and restored.invalid_at is None
+    assert not any(link.kind == "supersedes" for link in engine.links_of(new.id))
