@@ -9,34 +9,13 @@ import os
 import keyring
 import keyring.errors
 import pytest
-from keyring.backend import KeyringBackend
+from fakes.keyring_backend import MemoryKeyring
 from keyring.backends import chainer, fail, null
 
 from desktop_app.core.errors import SecretStoreError
 from desktop_app.core.secrets import SERVICE_NAME, SecretStore, refusal_reason
 
 SECRET = "sk-test-Very-Secret-0123456789"
-
-
-class MemoryKeyring(KeyringBackend):
-    """A secure-looking in-memory backend (what a real OS keyring does, minus the OS)."""
-
-    priority = 10
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service, username):
-        return self.store.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.store[(service, username)] = password
-
-    def delete_password(self, service, username):
-        if (service, username) not in self.store:
-            raise keyring.errors.PasswordDeleteError("not found")
-        del self.store[(service, username)]
 
 
 class BrokenKeyring(MemoryKeyring):

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fakes.keyring_backend import MemoryKeyring
 from fakes.llm_server import FakeLLMServer, Reply
 from fakes.scripted_model import ScriptedModel
-from keyring.backend import KeyringBackend
 
 from desktop_app.core.errors import AuthenticationError
 from desktop_app.core.logging_setup import redact, setup_logging
@@ -24,25 +24,6 @@ from desktop_app.memory.backups import BackupManager
 from desktop_app.memory.text import fts_terms
 
 API_KEY = "sk-lexmem-Confidential-7f3a9c2e1b5d4a6f8e0c"
-
-
-class MemoryKeyring(KeyringBackend):
-    """An in-memory OS keyring stand-in (the real one runs in tests/core/run_real_keyring.sh)."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.items: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.items.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.items[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.items.pop((service, username), None)
 
 
 @pytest.fixture

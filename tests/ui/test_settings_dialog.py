@@ -7,7 +7,7 @@ import json
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
+from fakes.keyring_backend import MemoryKeyring
 
 from desktop_app.core.secrets import SecretStore
 from desktop_app.core.settings import Settings
@@ -15,23 +15,6 @@ from desktop_app.ui import llm_setup
 from desktop_app.ui.settings.dialog import SettingsDialog
 
 SECRET = "sk-test-Secret-0123456789abcdef"
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 10
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service, username):
-        return self.store.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.store[(service, username)] = password
-
-    def delete_password(self, service, username):
-        self.store.pop((service, username), None)
 
 
 @pytest.fixture
@@ -45,7 +28,9 @@ def memory_keyring(monkeypatch):
     SecretStore.clear_session()
 
 
-def test_provider_models_key_and_memory_params(qtbot, make_host, memory_keyring, llm_server, tmp_path, ui_model):
+def test_provider_models_key_and_memory_params(
+    qtbot, make_host, memory_keyring, llm_server, tmp_path, ui_model
+):
     from desktop_app.ui.main_window import MainWindow
 
     host = make_host(llm=None, settings=Settings(language="en"))
