@@ -24,6 +24,12 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 log = logging.getLogger(__name__)
 
 _live: set[Op] = set()  # keeps relays alive until their result is delivered
+#: relays whose result was delivered, with the time; freed later ON THE UI THREAD.  A relay
+#: is a QObject living on the UI thread; if its last reference went away in a worker (the
+#: finished runnable, a garbage-collected op<->relay cycle) Qt would destroy it from the
+#: wrong thread while an event for it may still be queued: a crash in the event loop.
+_retired: list[tuple[float, _Relay]] = []
+RETIRE_AFTER_S = 2.0
 
 
 def _pool() -> QThreadPool:
@@ -44,22 +50,25 @@ class _Relay(QObject):
 
     def __init__(self, op: Op) -> None:
         super().__init__()
-        self._op = op
+        self._op: Op | None = op
         self.succeeded.connect(self._on_success)
         self.failed.connect(self._on_failure)
         self.progressed.connect(self._on_progress)
 
     @Slot(object)
     def _on_success(self, result: object) -> None:
-        self._op._deliver("success", result)
+        if self._op is not None:
+            self._op._deliver("success", result)
 
     @Slot(object)
     def _on_failure(self, exc: object) -> None:
-        self._op._deliver("failure", exc)
+        if self._op is not None:
+            self._op._deliver("failure", exc)
 
     @Slot(object)
     def _on_progress(self, value: object) -> None:
-        self._op._deliver("progress", value)
+        if self._op is not None:
+            self._op._deliver("progress", value)
 
 
 class _Runnable(QRunnable):
@@ -118,8 +127,9 @@ class Op:
 
     def report(self, value: Any) -> None:
         """Called from the worker thread to send a progress value to the UI thread."""
-        if not self.cancel_event.is_set():
-            self._relay.progressed.emit(value)
+        relay = self._relay
+        if relay is not None and not self.cancel_event.is_set() and not self.done:
+            relay.progressed.emit(value)
 
     def _deliver(self, kind: str, value: Any) -> None:
         if kind == "progress":
@@ -138,8 +148,26 @@ class Op:
                 _report_unhandled(value)
         finally:
             _live.discard(self)
+            _retired.append((time.monotonic(), self._relay))
             if self._on_finally is not None:
                 self._on_finally()
+
+
+def _free_retired() -> None:
+    """Drop relays retired long enough ago that their worker has surely let go of them;
+    the op<->relay cycle is cut here so they are freed now, on this (the UI) thread, not
+    by a garbage collection that may run in a worker."""
+    now = time.monotonic()
+    keep = []
+    for retired_at, relay in _retired:
+        if now - retired_at < RETIRE_AFTER_S:
+            keep.append((retired_at, relay))
+            continue
+        op = relay._op
+        relay._op = None
+        if op is not None:
+            op._relay = None
+    _retired[:] = keep
 
 
 def _report_unhandled(exc: BaseException) -> None:
@@ -163,6 +191,7 @@ def run_op(
     ``fn`` may declare keyword parameters ``report`` (a callable sending progress values to
     ``on_progress`` on the UI thread) and ``cancel`` (a :class:`threading.Event`).
     """
+    _free_retired()
     op = Op(name or getattr(fn, "__name__", "op"), on_success, on_failure, on_progress, on_finally)
     kwargs: dict[str, Any] = {}
     try:
