@@ -899,8 +899,8 @@ Remove the text from these backups too?</source>
     <name>SettingsDialog</name>
     <message>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="46" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="324" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="333" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="342" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="351" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1075,93 +1075,98 @@ Remove the text from these backups too?</source>
         <translation>从备份恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="267" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="204" />
+        <source>About LexMem…</source>
+        <translation>关于律记…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="291" />
         <source>Not needed for this provider</source>
         <translation>该服务商无需密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="269" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="293" />
         <source>•••••••• saved in the system keyring — type to replace</source>
         <translation>•••••••• 已保存在系统密钥库 — 输入新密钥可替换</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="271" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="295" />
         <source>Paste your API key</source>
         <translation>粘贴您的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="278" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="297" />
         <source>The key is stored only in the system keyring, never in a file.</source>
         <translation>密钥只保存在系统密钥库中，绝不写入文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="280" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="299" />
         <source>No system keyring is available: the key is kept for this session only.</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="292" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="309" />
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="304" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="322" />
         <source>Connected. %n models available.</source>
         <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="304" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="322" />
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="333" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="351" />
         <source>The new language applies after LexMem restarts.</source>
         <translation>新语言将在律记重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="341" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="341" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="347" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="365" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="350" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="356" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="361" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="379" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="356" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="362" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="380" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="369" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="387" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="375" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="393" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
@@ -1200,8 +1205,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="76" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="233" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="358" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="239" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="365" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
@@ -1212,8 +1217,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="92" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="272" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="298" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="279" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="305" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1233,83 +1238,83 @@ Remove the text from these backups too?</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="126" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="132" />
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="131" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="137" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="132" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="138" />
         <source>Provider, memory, language, theme, backup (Ctrl+,)</source>
         <translation>服务商、记忆、语言、主题、备份 (Ctrl+,)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="136" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="142" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="140" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="146" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="167" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="173" />
         <source> (archived)</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="202" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="208" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="202" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="216" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="208" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="216" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="234" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="240" />
         <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="310" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="310" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="326" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="333" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="327" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="334" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="358" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="365" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="361" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="368" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>

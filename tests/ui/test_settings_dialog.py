@@ -87,3 +87,15 @@ def test_backup_and_restore(qtbot, make_host, tmp_path):
 
     # the replaced database is kept as a backup of its own
     assert "pre-restore" in {b.kind for b in list_backups(host.data_dir)}
+
+
+def test_about_is_reachable_from_settings(qtbot, make_host, monkeypatch):
+    from desktop_app.ui import about
+
+    shown = []
+    monkeypatch.setattr(about.AboutDialog, "exec", lambda self: shown.append(self.windowTitle()) or 0)
+    host = make_host()
+    dlg = SettingsDialog(host)
+    qtbot.addWidget(dlg)
+    dlg.about_button.click()
+    assert len(shown) == 1

@@ -200,7 +200,19 @@ class SettingsDialog(QDialog):
         self.data_result.setWordWrap(True)
         lay.addWidget(self.data_result)
         lay.addStretch(1)
+        # the version, the components and their licences (also F1 in the main window)
+        self.about_button = QPushButton(self.tr("About LexMem…"))
+        self.about_button.clicked.connect(self.show_about)
+        about_row = QHBoxLayout()
+        about_row.addWidget(self.about_button)
+        about_row.addStretch(1)
+        lay.addLayout(about_row)
         return page
+
+    def show_about(self) -> None:
+        from desktop_app.ui.about import AboutDialog
+
+        AboutDialog(self, self.host.data_dir).exec()
 
     # -- values ----------------------------------------------------------------------------
     def _load(self, s: Settings) -> None:
