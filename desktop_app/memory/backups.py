@@ -98,13 +98,8 @@ def _fsync_file(path: Path) -> None:
 def _fsync_dir(path: Path) -> None:
     # A rename is durable only once the directory entry is: POSIX only (Windows cannot open
     # a directory, and NTFS journals the rename itself).
-    if os.name != "posix":
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    if os.name == "posix":
+        _fsync_file(path)
 
 
 def _private_dir(path: Path) -> Path:

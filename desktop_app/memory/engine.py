@@ -48,8 +48,10 @@ from desktop_app.memory.store import (
     from_iso,
     note_snapshot,
     row_to_case,
+    row_to_conversation,
     row_to_history,
     row_to_link,
+    row_to_message,
     row_to_note,
     to_iso,
     utcnow,
@@ -270,14 +272,7 @@ class MemoryEngine:
         if progress:
             progress(0, total)
         for start in range(0, total, batch):
-            chunk = list(ids[start : start + batch])
-            notes = self._notes_by_ids(chunk)
-            if notes:
-                vectors = self._embedder.embed([self._embedding_text(n) for n in notes])
-                self._index.upsert(
-                    [self._index_row(n, v) for n, v in zip(notes, vectors, strict=True)]
-                )
-                self._mark_indexed([n.id for n in notes])
+            self._index_notes(self._notes_by_ids(list(ids[start : start + batch])))
             if progress:
                 progress(min(start + batch, total), total)
         self._index.optimize()
@@ -1302,7 +1297,7 @@ class MemoryEngine:
         cfg = self.config
         hits = self.search(query, case_id, k=cfg.max_memories)
         chosen: list[Hit] = [h for h in hits if h.parts.pinned and h.note.case_id == case_id]
-        sims = self._similarities(query, [h.note.id for h in hits])
+        sims = self._similarities(query, hits)
         for hit in hits:
             if len(chosen) >= cfg.max_memories:
                 break
@@ -1324,12 +1319,20 @@ class MemoryEngine:
                 )
         return Recall(tuple(chosen), format_memories([h.note for h in chosen]))
 
-    def _similarities(self, query: str, ids: list[str]) -> dict[str, float]:
-        if not ids:
-            return {}
-        qvec = self._embedder.embed([query[:2000]])[0]
-        vectors = self._index.vectors_for(ids)
-        return {i: float(v @ qvec) for i, v in vectors.items()}
+    def _similarities(self, query: str, hits: Sequence[Hit]) -> dict[str, float]:
+        """Cosine similarity of each hit to the query: the search already measured it for
+        its vector candidates; only the others (full-text, context, pinned) need the query
+        embedded again."""
+        sims = {
+            h.note.id: h.parts.vector_similarity
+            for h in hits
+            if h.parts.vector_similarity is not None
+        }
+        missing = [h.note.id for h in hits if h.note.id not in sims]
+        if missing:
+            qvec = self._embedder.embed([query[:2000]])[0]
+            sims |= {i: float(v @ qvec) for i, v in self._index.vectors_for(missing).items()}
+        return sims
 
     def _neighbour_notes(self, note: Note, k: int | None = None) -> list[Note]:
         """The nearest active notes in the note's own scope (never another case, never the
@@ -1506,7 +1509,7 @@ class MemoryEngine:
         row = self._store.query_one("SELECT * FROM conversations WHERE id = ?", (conversation_id,))
         if row is None:
             raise NotFoundError(f"conversation {conversation_id!r} not found")
-        return _row_to_conversation(row)
+        return row_to_conversation(row)
 
     def list_conversations(self, case_id: str | None, query: str = "") -> list[Conversation]:
         where = "case_id IS NULL" if case_id is None else "case_id = ?"
@@ -1525,7 +1528,7 @@ class MemoryEngine:
         rows = self._store.query(
             f"SELECT * FROM conversations WHERE {where} ORDER BY updated_at DESC", params
         )
-        return [_row_to_conversation(r) for r in rows]
+        return [row_to_conversation(r) for r in rows]
 
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
         title = (title or "").strip()
@@ -1604,17 +1607,7 @@ class MemoryEngine:
             "SELECT * FROM messages WHERE conversation_id = ? ORDER BY created_at, rowid",
             (conversation_id,),
         )
-        return [
-            Message(
-                r["id"],
-                r["conversation_id"],
-                r["role"],
-                r["content"],
-                from_iso(r["created_at"]),
-                tuple(json.loads(r["injected_note_ids"])),
-            )
-            for r in rows
-        ]
+        return [row_to_message(r) for r in rows]
 
     # ================================================================ import / export
 
@@ -1705,14 +1698,3 @@ def format_memories(notes: Sequence[Note]) -> str:
             f"{n}. [{note.category}] {note.content}" + (f"（记录于 {date}）" if date else "")
         )
     return "\n".join(lines)
-
-
-def _row_to_conversation(row: sqlite3.Row) -> Conversation:
-    return Conversation(
-        id=row["id"],
-        case_id=row["case_id"],
-        title=row["title"],
-        created_at=from_iso(row["created_at"]),
-        updated_at=from_iso(row["updated_at"]),
-        memory_enabled=bool(row["memory_enabled"]),
-    )

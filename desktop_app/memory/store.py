@@ -18,7 +18,7 @@ from pathlib import Path
 
 from desktop_app.core.errors import CorruptDatabaseError, StorageError
 from desktop_app.memory.migrations import apply_migrations
-from desktop_app.memory.types import Case, HistoryEntry, Link, Note
+from desktop_app.memory.types import Case, Conversation, HistoryEntry, Link, Message, Note
 
 NOTE_COLUMNS = (
     "id, case_id, content, category, keywords, context, tags, source, content_hash, created_at, "
@@ -235,6 +235,28 @@ def row_to_case(row: sqlite3.Row) -> Case:
         description=row["description"],
         created_at=from_iso(row["created_at"]),
         archived=bool(row["archived"]),
+    )
+
+
+def row_to_conversation(row: sqlite3.Row) -> Conversation:
+    return Conversation(
+        id=row["id"],
+        case_id=row["case_id"],
+        title=row["title"],
+        created_at=from_iso(row["created_at"]),
+        updated_at=from_iso(row["updated_at"]),
+        memory_enabled=bool(row["memory_enabled"]),
+    )
+
+
+def row_to_message(row: sqlite3.Row) -> Message:
+    return Message(
+        id=row["id"],
+        conversation_id=row["conversation_id"],
+        role=row["role"],
+        content=row["content"],
+        created_at=from_iso(row["created_at"]),
+        injected_note_ids=tuple(json.loads(row["injected_note_ids"])),
     )
 
 
