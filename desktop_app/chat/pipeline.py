@@ -1,8 +1,8 @@
 """One chat turn, without Qt: store the question, recall memories, stream, store, extract.
 
 The UI runs these methods in a worker thread; nothing here blocks on the UI or knows it.
-Memory is injected as its own system message (the engine words it), never mixed into the
-user's text, and a conversation with memory switched off neither reads nor writes memory.
+Memory is injected as its own system message (worded by memory_message.py in the UI's
+language), never mixed into the user's text, and a conversation with memory switched off neither reads nor writes memory.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from desktop_app.chat.problems import ProviderNotConfiguredError
+from desktop_app.chat.memory_message import format_memories
 from desktop_app.chat.prompts import system_prompt
+from desktop_app.core.errors import ProviderNotConfiguredError
 
 log = logging.getLogger(__name__)
 
@@ -100,10 +101,10 @@ class ChatPipeline:
         messages: list[dict[str, str]] = [{"role": "system", "content": system_prompt(self.language)}]
         injected: list[Any] = []
         if memory_enabled:
-            recall = self.engine.recall_for_chat(user_text, case_id)
-            injected = list(recall.notes)
-            if injected and recall.system_message:
-                messages.append({"role": "system", "content": recall.system_message})
+            injected = list(self.engine.recall_for_chat(user_text, case_id).notes)
+            if injected:
+                memory = format_memories(injected, self.language)
+                messages.append({"role": "system", "content": memory})
         for m in earlier[-HISTORY_LIMIT:]:
             if m.role in ("user", "assistant") and m.content:
                 messages.append({"role": m.role, "content": m.content})

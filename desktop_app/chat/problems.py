@@ -6,16 +6,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from desktop_app.core import errors
+from desktop_app.core.errors import ProviderNotConfiguredError
 
 FixAction = Literal["settings", "retry", "none"]
-
-
-class ProviderNotConfiguredError(errors.LLMError):
-    default_user_message = (
-        "还没有连接模型服务。请在设置中选择服务商并填写 API 密钥（本地的 Ollama / LM Studio 不需要密钥）。 / "
-        "No model provider is connected yet. Choose a provider and enter an API key in Settings "
-        "(local Ollama / LM Studio need no key)."
-    )
 
 
 @dataclass(frozen=True, slots=True)

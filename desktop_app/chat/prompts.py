@@ -1,4 +1,4 @@
-"""The system prompts of the chat (the memory block itself comes from engine.recall_for_chat)."""
+"""The system prompts of the chat (the memory block is worded by memory_message.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,6 @@ SYSTEM_PROMPT_EN = (
     "structured; cite statutes by name and article; say so when unsure and never invent facts "
     "or law. Format answers in Markdown."
 )
-
-#: used when the engine does not provide its own wording for the memory system message
-MEMORY_HEADER = "以下是与本案相关的长程记忆，视为已知事实："
-
 
 def system_prompt(language: str) -> str:
     return SYSTEM_PROMPT_EN if language.startswith("en") else SYSTEM_PROMPT_ZH

@@ -14,6 +14,7 @@ first, English after), which the UI shows as is; ``str(exc)`` stays technical fo
     │   └── CorruptDatabaseError   SQLite file damaged: restore from a backup
     ├── SecretStoreError          no usable OS keyring
     └── LLMError                  anything from the model endpoint
+        ├── ProviderNotConfiguredError  no model provider set up yet
         ├── AuthenticationError   wrong or missing API key (401/403)
         ├── EndpointUnreachableError  network down, wrong base URL, timeout
         ├── ModelNotFoundError    the model name does not exist on the endpoint
@@ -76,6 +77,14 @@ class SecretStoreError(LexMemError):
 
 class LLMError(LexMemError):
     default_user_message = "调用语言模型失败。 / The language model call failed."
+
+
+class ProviderNotConfiguredError(LLMError):
+    default_user_message = (
+        "还没有连接模型服务。请在设置中选择服务商并填写 API 密钥（本地的 Ollama / LM Studio 不需要密钥）。 / "
+        "No model provider is connected yet. Choose a provider and enter an API key in Settings "
+        "(local Ollama / LM Studio need no key)."
+    )
 
 
 class AuthenticationError(LLMError):

@@ -7,6 +7,29 @@ Public API::
     case = engine.create_case("张三诉某电商")
     engine.add_note("原告张三于2024年3月15日购买笔记本电脑", case_id=case.id)
     hits = engine.search("什么时候买的电脑", case_id=case.id)
+
+Where each responsibility lives (the engine is a façade over these):
+
+    engine.py             MemoryEngine: open/close (writer lock, read-only mode), delegation
+    store.py              SQLite connections, the one-writer transaction, meta, time stamps
+    notes_repository.py   every SQL statement on notes, links and history; row mappers
+    scope.py              the same-scope / visible-from-a-case rule, its SQL and index filters
+    index.py              the LanceDB table (vector + full-text search, true delete)
+    index_sync.py         keeping the index in step: reconcile, repair, rebuild, re-index,
+                          stamps, and the embedding text of a note
+    ingest.py             adding notes: prepare, dedupe, batched embedding, neighbour links
+    editing.py            update, expire/restore, supersede, undo, merge, link, delete
+    search.py             hybrid search, recall for a chat reply, a note's neighbours
+    ranking.py            the pure ranking math (fusion, recency, context bonus)
+    graph.py              the graph of a scope and its saved node positions
+    cases.py              cases
+    conversations.py      conversations and messages
+    jobs.py               the durable job queue
+    job_steps.py          what the jobs do (A-MEM construction, decision, evolution; extraction)
+    job_runner.py         the one background thread that runs due jobs
+    backups.py            snapshots, their schedule, restore, forget inside backups
+    changes.py            Changes: what an operation changed (for the views)
+    io.py                 JSON Lines / Markdown import and export
 """
 
 from desktop_app.core.errors import (
@@ -16,8 +39,9 @@ from desktop_app.core.errors import (
     NoteNotFoundError,
     StorageError,
 )
+from desktop_app.memory.changes import Changes
 from desktop_app.memory.embedder import Embedder, USEMultilingualEmbedder, default_embedder
-from desktop_app.memory.engine import MemoryEngine, format_memories
+from desktop_app.memory.engine import MemoryEngine
 from desktop_app.memory.types import (
     CATEGORIES,
     CATEGORY_LABELS_EN,
@@ -44,6 +68,7 @@ __all__ = [
     "AddResult",
     "Case",
     "CaseNotFoundError",
+    "Changes",
     "Conversation",
     "Embedder",
     "EngineStats",
@@ -65,5 +90,4 @@ __all__ = [
     "StorageError",
     "USEMultilingualEmbedder",
     "default_embedder",
-    "format_memories",
 ]

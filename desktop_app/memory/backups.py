@@ -33,12 +33,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from desktop_app.core.errors import CorruptDatabaseError, InvalidInputError, StorageError
-
-if TYPE_CHECKING:  # the engine imports lancedb; this module must stay cheap to import
-    from desktop_app.memory.engine import MemoryEngine
+from desktop_app.core.folder_lock import FolderLock
 
 log = logging.getLogger(__name__)
 
@@ -225,7 +223,10 @@ def resolve_backup(data_dir: Path, which: str | os.PathLike[str]) -> Path:
 
 
 def restore_database(data_dir: Path, backup: Path, *, keep_current: bool = True) -> Path | None:
-    """Replace ``<data_dir>/lexmem.sqlite3`` with ``backup``.  The engine must be closed.
+    """Replace ``<data_dir>/lexmem.sqlite3`` with ``backup``.  The engine must be closed:
+    the folder's writer lock is held during the swap, so a restore while a writer (the app)
+    has the folder open fails with DataFolderLockedError — run beside the app, it once
+    succeeded and the app's next notes went into the replaced file, lost.
 
     The current database is first kept as a ``pre-restore`` backup (or, when it cannot be
     read, moved aside as a ``damaged`` one) and its path returned.  The copy is written to a
@@ -237,6 +238,11 @@ def restore_database(data_dir: Path, backup: Path, *, keep_current: bool = True)
     data_dir = Path(data_dir)
     backup = Path(backup)
     verify_backup(backup)
+    with FolderLock(data_dir):
+        return _swap_database(data_dir, backup, keep_current)
+
+
+def _swap_database(data_dir: Path, backup: Path, keep_current: bool) -> Path | None:
     folder = backups_dir(data_dir)
     db = data_dir / DB_FILE
     wal, shm = db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")
@@ -492,23 +498,77 @@ def purge_from_backups(
 # ---------------------------------------------------------------------------------- manager
 
 
+class BackedUpEngine(Protocol):
+    """What the backups need from the engine (the engine itself is never imported here:
+    this module must stay cheap to import and below the engine)."""
+
+    data_dir: Path
+    llm: Any
+    config: Any
+    embedder: Any
+
+    def backup(self, target: str | os.PathLike[str]) -> Path: ...
+    def close(self) -> None: ...
+    def delete_note(self, note_id: str) -> None: ...
+
+
+def _reopen_like(
+    old: BackedUpEngine, progress: Callable[[int, int], None] | None
+) -> Callable[[Path], Any]:
+    """Reopen the folder with the same LLM, embedder and parameters as ``old``."""
+
+    def reopen(data_dir: Path) -> Any:
+        return type(old).open(  # type: ignore[attr-defined]
+            data_dir, llm=old.llm, embedder=old.embedder, config=old.config, progress=progress
+        )
+
+    return reopen
+
+
+def restore_and_reopen(
+    data_dir: Path,
+    backup: Path | str,
+    engine: BackedUpEngine | None,
+    reopen: Callable[[Path], Any],
+    *,
+    keep: int = DEFAULT_KEEP,
+) -> Any:
+    """The one restore path of the app and the manager: verify the backup (before closing
+    anything: a bad choice changes nothing), close ``engine`` (None after a failed open),
+    swap the database, and reopen with ``reopen`` — also when the swap failed, so the caller
+    keeps a working engine if the old database still opens."""
+    data_dir = Path(data_dir)
+    path = resolve_backup(data_dir, backup)
+    verify_backup(path)
+    if engine is not None:
+        engine.close()
+    try:
+        restore_database(data_dir, path)
+    finally:
+        reopened = reopen(data_dir)
+    for info in list_backups(data_dir, "pre-restore")[keep:]:
+        _remove_quietly(info.path)
+    return reopened
+
+
 class BackupManager:
     """Scheduled snapshots of one engine's database, keeping the last ``keep`` of each kind.
 
     ``start()`` runs a daemon thread that takes an ``auto`` snapshot whenever the newest one
     is older than ``interval`` seconds (checked every ``check_every`` seconds, and once at
-    start).  ``restore()`` closes the engine, swaps the database and returns the reopened
+    start).  The engine owns one (``engine.backups``; ``engine.start_background_work()``
+    starts its schedule).  ``restore()`` closes the engine, swaps the database and returns the reopened
     engine (also available as ``manager.engine``).
     """
 
     def __init__(
         self,
-        engine: MemoryEngine,
+        engine: BackedUpEngine,
         *,
         keep: int = DEFAULT_KEEP,
         interval: float = DEFAULT_INTERVAL_S,
         check_every: float | None = None,
-        reopen: Callable[[Path], MemoryEngine] | None = None,
+        reopen: Callable[[Path], Any] | None = None,
     ) -> None:
         if keep < 1:
             raise ValueError("keep must be at least 1")
@@ -587,14 +647,20 @@ class BackupManager:
 
     # -- schedule ------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, first_check_after: float = 0.0) -> None:
+        """Run the schedule in a daemon thread; the first check waits ``first_check_after``
+        seconds (the app lets its window settle first)."""
         if self._thread is not None and self._thread.is_alive():
             return
         self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="lexmem-backups", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, args=(first_check_after,), name="lexmem-backups", daemon=True
+        )
         self._thread.start()
 
-    def _run(self) -> None:
+    def _run(self, first_check_after: float) -> None:
+        if first_check_after > 0 and self._stop.wait(first_check_after):
+            return
         while not self._stop.is_set():
             self.maybe_snapshot()
             if self._stop.wait(self.check_every):
@@ -602,46 +668,31 @@ class BackupManager:
 
     def stop(self, timeout: float = 30.0) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
 
     # -- restore -------------------------------------------------------------------------
 
     def restore(
         self, backup: Path | str, progress: Callable[[int, int], None] | None = None
-    ) -> MemoryEngine:
+    ) -> Any:
         """Close the engine, replace the database with ``backup``, reopen (the index is
         re-synchronised at open, reporting ``progress``).  The database it replaced is kept
         as a ``pre-restore`` backup."""
-        path = resolve_backup(self.data_dir, backup)
-        verify_backup(path)  # before closing anything: a bad choice changes nothing
         running = self._thread is not None
         self.stop()
         with self._lock:
-            old = self.engine
-            old.close()
-            try:
-                restore_database(self.data_dir, path)
-            finally:
-                self.engine = self._open(old, progress)
-            self._prune("pre-restore")
+            self.engine = restore_and_reopen(
+                self.data_dir,
+                backup,
+                self.engine,
+                self._reopen or _reopen_like(self.engine, progress),
+                keep=self.keep,
+            )
         if running:
             self.start()
         return self.engine
-
-    def _open(self, old: MemoryEngine, progress: Callable[[int, int], None] | None) -> MemoryEngine:
-        if self._reopen is not None:
-            return self._reopen(self.data_dir)
-        from desktop_app.memory.engine import MemoryEngine
-
-        return MemoryEngine.open(
-            self.data_dir,
-            llm=old.llm,
-            embedder=getattr(old, "embedder", None) or old._embedder,
-            config=old.config,
-            progress=progress,
-        )
 
     # -- forget --------------------------------------------------------------------------
 

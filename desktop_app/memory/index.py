@@ -8,7 +8,6 @@ paints first.
 from __future__ import annotations
 
 import logging
-import re
 import shutil
 import threading
 import warnings
@@ -20,13 +19,13 @@ from pathlib import Path
 import numpy as np
 
 from desktop_app.core.errors import StorageError
+from desktop_app.memory.scope import quote_ids
 
 log = logging.getLogger(__name__)
 
 TABLE = "notes"
 #: one-row writes leave one LanceDB version each and slow search ~10x; compact after this many
 OPTIMIZE_EVERY_WRITES = 32
-_SAFE_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,14 +41,6 @@ class IndexRow:
     stamp: str = ""
 
 
-def _quote_ids(ids: Sequence[str]) -> str:
-    for value in ids:
-        # ids are generated hex strings; anything else must never reach a filter expression
-        if not _SAFE_ID.match(value):
-            raise ValueError(f"unsafe id in index filter: {value!r}")
-    return ", ".join(f"'{value}'" for value in ids)
-
-
 def _index_error(exc: Exception) -> StorageError:
     return StorageError(
         f"search index: {exc}",
@@ -60,29 +51,28 @@ def _index_error(exc: Exception) -> StorageError:
     )
 
 
-def scope_filter(case_id: str | None, *, include_inactive: bool = False) -> str:
-    scopes = ["''"] if case_id is None else [_quote_ids([case_id]), "''"]
-    where = f"case_id IN ({', '.join(scopes)})"
-    if not include_inactive:
-        where += " AND status = 'active'"
-    return where
-
-
 class NoteIndex:
     def __init__(
-        self, folder: Path, dim: int, on_write: Callable[[int], None] | None = None
+        self,
+        folder: Path,
+        dim: int,
+        on_write: Callable[[int], None] | None = None,
+        *,
+        read_only: bool = False,
     ) -> None:
         import lancedb
 
         self.folder = folder
         self.dim = dim
+        #: a reader beside the running app: never writes (not even a missing scalar index)
+        self.read_only = read_only
         self._lock = threading.RLock()
         self._db = lancedb.connect(str(folder))
         self._table = None
         self._fts_ready = False
         self._writes_since_optimize = 0
         #: called with the table version after every write, so the owner can record which
-        #: version of the index matches its data (see MemoryEngine._reconcile_index)
+        #: version of the index matches its data (see IndexSync.reconcile)
         self.on_write = on_write
         self._open_existing()
 
@@ -117,7 +107,8 @@ class NoteIndex:
             self._table = table
             indices = table.list_indices()
             self._fts_ready = any(ix.index_type == "FTS" for ix in indices)
-            if self._fts_ready and not any(ix.columns == ["case_id"] for ix in indices):
+            scalar_missing = not any(ix.columns == ["case_id"] for ix in indices)
+            if self._fts_ready and scalar_missing and not self.read_only:
                 self._create_scalar_indices()  # an index written by an earlier version
         except Exception:  # a damaged index is rebuilt from SQLite, never trusted
             log.warning(
@@ -239,7 +230,7 @@ class NoteIndex:
         with self._lock:
             if self._table is None:
                 return
-            self._table.delete(f"id IN ({_quote_ids(ids)})")
+            self._table.delete(f"id IN ({quote_ids(ids)})")
             self._after_write()
         self._notify()
 
@@ -389,7 +380,7 @@ class NoteIndex:
         if table is None:
             return {}
         with self._lock:
-            arrow = self._scan(["id", "vector"], f"id IN ({_quote_ids(ids)})")
+            arrow = self._scan(["id", "vector"], f"id IN ({quote_ids(ids)})")
         vectors = arrow.column("vector").to_pylist()
         return {
             i: np.asarray(v, dtype=np.float32)

@@ -19,6 +19,9 @@ from desktop_app.memory.store import Store, to_iso, utcnow
 #: a job that keeps getting unusable answers gives up after this many attempts; network
 #: outages and rate limits never count toward it (the job waits for the endpoint instead)
 MAX_BAD_ATTEMPTS = 5
+#: the kinds of job (their steps are in job_steps.py)
+ENRICH = "enrich"  # one note: construction, decision, links, evolution
+EXTRACT = "extract"  # one chat turn: knowledge items, each then added and enriched
 BACKOFF_BASE_SECONDS = 5.0
 BACKOFF_MAX_SECONDS = 3600.0
 
@@ -30,6 +33,7 @@ class Job:
     payload: dict[str, Any]
     attempts: int
     last_error: str
+    dedupe_key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,15 @@ class JobQueue:
             "INSERT INTO jobs (kind, payload, dedupe_key, status, attempts, next_run_at, created_at, updated_at) "
             "VALUES (?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT(dedupe_key) DO NOTHING",
             (kind, json.dumps(payload, ensure_ascii=False), dedupe_key, now, now, now),
+        )
+
+    @staticmethod
+    def drop_waiting_turns(conn: sqlite3.Connection, conversation_id: str) -> None:
+        """The extraction jobs of a conversation being deleted: their payload quotes it."""
+        conn.execute(
+            "DELETE FROM jobs WHERE kind = ? AND status != 'running' "
+            "AND json_extract(payload, '$.conversation_id') = ?",
+            (EXTRACT, conversation_id),
         )
 
     def recover_interrupted(self) -> int:
@@ -98,6 +111,7 @@ class JobQueue:
             json.loads(row["payload"]),
             row["attempts"] + 1,
             row["last_error"],
+            row["dedupe_key"] or "",
         )
 
     def claim(self, job_id: int) -> Job | None:
@@ -176,6 +190,13 @@ class JobQueue:
     def failed(self) -> list[Job]:
         rows = self._store.query("SELECT * FROM jobs WHERE status = 'failed' ORDER BY id")
         return [
-            Job(r["id"], r["kind"], json.loads(r["payload"]), r["attempts"], r["last_error"])
+            Job(
+                r["id"],
+                r["kind"],
+                json.loads(r["payload"]),
+                r["attempts"],
+                r["last_error"],
+                r["dedupe_key"] or "",
+            )
             for r in rows
         ]

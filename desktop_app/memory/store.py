@@ -1,14 +1,17 @@
-"""SQLite, the source of truth: connections, transactions and row mapping.
+"""SQLite, the source of truth: connections, transactions, meta values and time stamps.
 
 One writer: every write goes through :meth:`Store.write`, which holds the engine's write
 lock and one ``BEGIN IMMEDIATE`` transaction.  Readers use their own per-thread
 connections, so in WAL mode a long write never blocks a read (or the UI).
+
+A read-only store (``read_only=True``: a CLI search beside the running app) opens every
+connection with ``mode=ro`` and refuses :meth:`Store.write` with a clear error.  The row
+mappers live with the SQL that reads each table (notes_repository, cases, conversations).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -17,13 +20,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from desktop_app.core.errors import CorruptDatabaseError, StorageError
-from desktop_app.memory.migrations import apply_migrations
-from desktop_app.memory.types import Case, Conversation, HistoryEntry, Link, Message, Note
+from desktop_app.memory.migrations import MIGRATIONS, apply_migrations
 
-NOTE_COLUMNS = (
-    "id, case_id, content, category, keywords, context, tags, source, content_hash, created_at, "
-    "updated_at, valid_from, invalid_at, status, pinned, retrieval_count, last_accessed, "
-    "evolution_count"
+READ_ONLY_MESSAGE = (
+    "这个数据文件夹以只读方式打开，不能修改。 / "
+    "This data folder was opened read-only; nothing can be changed."
 )
 
 
@@ -43,8 +44,11 @@ def from_iso(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
+def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
+    target, uri = (f"{path.resolve().as_uri()}?mode=ro", True) if read_only else (path, False)
+    conn = sqlite3.connect(
+        target, timeout=30.0, isolation_level=None, check_same_thread=False, uri=uri
+    )
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA busy_timeout = 30000")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -63,12 +67,17 @@ def _storage_error(path: Path, exc: sqlite3.Error) -> StorageError:
 
 
 class Store:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
+        self.read_only = read_only
         self.write_lock = threading.RLock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
+        self._writer: sqlite3.Connection | None = None
+        if read_only:
+            self._check_schema_current()
+            return
         writer: sqlite3.Connection | None = None
         try:
             writer = self._writer = _connect(path)
@@ -86,12 +95,34 @@ class Store:
                 raise
             raise _storage_error(path, exc) from exc
 
+    def _check_schema_current(self) -> None:
+        """A read-only store cannot migrate: an older (or newer) schema is refused clearly."""
+        try:
+            done = {r[0] for r in self.query("SELECT name FROM schema_migrations")}
+        except StorageError as exc:
+            raise StorageError(
+                f"{self.path}: cannot be read ({exc})",
+                user_message="无法读取这个数据文件夹。 / This data folder cannot be read.",
+            ) from exc
+        if done != {name for name, _sql in MIGRATIONS}:
+            self.close()
+            raise StorageError(
+                f"{self.path}: schema {sorted(done)} is not this version's",
+                user_message=(
+                    "数据库版本与本程序不一致，请先用 LexMem 打开一次。 / "
+                    "The database is from another LexMem version; open it in the app first."
+                ),
+            )
+
     # -- connections -------------------------------------------------------------------
 
     def reader(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = _connect(self.path)
+            try:
+                conn = _connect(self.path, self.read_only)
+            except sqlite3.Error as exc:
+                raise _storage_error(self.path, exc) from exc
             self._local.conn = conn
             with self._readers_lock:
                 self._readers.append(conn)
@@ -100,6 +131,8 @@ class Store:
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """One transaction on the single writer connection; rolled back on any error."""
+        if self._writer is None:
+            raise StorageError(f"{self.path}: opened read-only", user_message=READ_ONLY_MESSAGE)
         with self.write_lock:
             conn = self._writer
             conn.execute("BEGIN IMMEDIATE")
@@ -137,14 +170,11 @@ class Store:
     def checkpoint_truncate(self) -> bool:
         """Move the WAL into the main file and truncate it to zero bytes (true delete).
         Returns False if a reader kept it from finishing (the caller may retry)."""
+        if self._writer is None:
+            return False
         with self.write_lock:
             busy, _log, _done = self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         return busy == 0
-
-    def vacuum(self) -> None:
-        with self.write_lock:
-            self._writer.execute("VACUUM")
-            self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def integrity_ok(self) -> bool:
         row = self.query_one("PRAGMA quick_check")
@@ -153,6 +183,9 @@ class Store:
     def backup_to(self, target: Path) -> None:
         dest = sqlite3.connect(target)
         try:
+            if self._writer is None:  # read-only: a reader's snapshot is just as consistent
+                self.reader().backup(dest)
+                return
             with self.write_lock:
                 self._writer.backup(dest)
         except sqlite3.Error as exc:
@@ -166,6 +199,8 @@ class Store:
                 conn.close()
             self._readers.clear()
         self._local = threading.local()
+        if self._writer is None:
+            return
         with self.write_lock:
             try:
                 self._writer.execute("PRAGMA optimize")
@@ -186,99 +221,3 @@ class Store:
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
-
-
-# -- row mapping ---------------------------------------------------------------------------
-
-
-def row_to_note(row: sqlite3.Row) -> Note:
-    return Note(
-        id=row["id"],
-        case_id=row["case_id"],
-        content=row["content"],
-        category=row["category"],
-        keywords=tuple(json.loads(row["keywords"])),
-        context=row["context"],
-        tags=tuple(json.loads(row["tags"])),
-        source=row["source"],
-        content_hash=row["content_hash"],
-        created_at=from_iso(row["created_at"]),
-        updated_at=from_iso(row["updated_at"]),
-        valid_from=from_iso(row["valid_from"]),
-        invalid_at=from_iso(row["invalid_at"]),
-        status=row["status"],
-        pinned=bool(row["pinned"]),
-        retrieval_count=row["retrieval_count"],
-        last_accessed=from_iso(row["last_accessed"]),
-        evolution_count=row["evolution_count"],
-    )
-
-
-def note_snapshot(note: Note) -> dict:
-    """The editable part of a note, as stored in note_history (before/after)."""
-    return {
-        "content": note.content,
-        "category": note.category,
-        "keywords": list(note.keywords),
-        "context": note.context,
-        "tags": list(note.tags),
-        "status": note.status,
-        "pinned": note.pinned,
-        "invalid_at": to_iso(note.invalid_at),
-    }
-
-
-def row_to_case(row: sqlite3.Row) -> Case:
-    return Case(
-        id=row["id"],
-        name=row["name"],
-        description=row["description"],
-        created_at=from_iso(row["created_at"]),
-        archived=bool(row["archived"]),
-    )
-
-
-def row_to_conversation(row: sqlite3.Row) -> Conversation:
-    return Conversation(
-        id=row["id"],
-        case_id=row["case_id"],
-        title=row["title"],
-        created_at=from_iso(row["created_at"]),
-        updated_at=from_iso(row["updated_at"]),
-        memory_enabled=bool(row["memory_enabled"]),
-    )
-
-
-def row_to_message(row: sqlite3.Row) -> Message:
-    return Message(
-        id=row["id"],
-        conversation_id=row["conversation_id"],
-        role=row["role"],
-        content=row["content"],
-        created_at=from_iso(row["created_at"]),
-        injected_note_ids=tuple(json.loads(row["injected_note_ids"])),
-    )
-
-
-def row_to_link(row: sqlite3.Row) -> Link:
-    return Link(
-        src=row["src"],
-        dst=row["dst"],
-        kind=row["kind"],
-        strength=row["strength"],
-        reason=row["reason"],
-        created_at=from_iso(row["created_at"]),
-    )
-
-
-def row_to_history(row: sqlite3.Row) -> HistoryEntry:
-    return HistoryEntry(
-        id=row["id"],
-        note_id=row["note_id"],
-        actor=row["actor"],
-        action=row["action"],
-        before=json.loads(row["before"]) if row["before"] else None,
-        after=json.loads(row["after"]) if row["after"] else None,
-        reason=row["reason"],
-        created_at=from_iso(row["created_at"]),
-    )

@@ -19,10 +19,8 @@ CATEGORY_LABELS_EN: dict[str, str] = {
 }
 DEFAULT_CATEGORY = "事实"
 
-NoteStatus = Literal["active", "superseded", "archived"]
 NOTE_STATUSES: tuple[str, ...] = ("active", "superseded", "archived")
 
-LinkKind = Literal["semantic", "evolution", "supersedes", "manual", "duplicate"]
 LINK_KINDS: tuple[str, ...] = ("semantic", "evolution", "supersedes", "manual", "duplicate")
 
 AddAction = Literal["added", "updated", "superseded", "unchanged"]
@@ -186,10 +184,10 @@ class MemoryConfig:
 
 @dataclass(frozen=True, slots=True)
 class Recall:
-    """What is injected into a chat turn: the notes and the ready system message."""
+    """The memories chosen for one chat reply (the chat layer words them for the model:
+    desktop_app.chat.memory_message)."""
 
     hits: tuple[Hit, ...]
-    system_message: str  # empty when nothing qualified
 
     @property
     def notes(self) -> tuple[Note, ...]:

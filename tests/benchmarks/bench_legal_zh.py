@@ -25,7 +25,7 @@ from tests.benchmarks.legal_zh import ingest, load, ranks, recall
 def run(write: bool = True) -> dict:
     from desktop_app.memory import MemoryEngine
     from desktop_app.memory.embedder import default_embedder
-    from desktop_app.memory.retrieval import FusionParams
+    from desktop_app.memory.ranking import FusionParams
     from tests.benchmarks.bench_locomo import variants
     from tests.benchmarks.harness import MemoEmbedder
 

@@ -25,6 +25,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from desktop_app.chat.memory_message import format_memories
 from tests.benchmarks.common import ROOT, machine, write_section
 
 sys.path.insert(0, str(ROOT / "tests"))  # the fakes package, as the tests import it
@@ -78,7 +79,7 @@ def pipeline_costs() -> dict:
             recall = eng.recall_for_chat(question, case.id)
             messages = [
                 {"role": "system", "content": "你是律师助理。"},
-                {"role": "system", "content": recall.system_message},
+                {"role": "system", "content": format_memories(recall.notes, "zh_CN")},
                 {"role": "user", "content": question},
             ]
             srv.push("好的，我们可以依据《消费者权益保护法》第二十四条主张退货。")
@@ -124,7 +125,7 @@ def injection_costs(quick: bool) -> dict:
                 start = time.perf_counter()
                 for q in questions:
                     recall = eng.recall_for_chat(q.text, cases[q.sample])
-                    injected.append(estimate_tokens(recall.system_message))
+                    injected.append(estimate_tokens(format_memories(recall.notes, "zh_CN")))
                     found = {n.source for n in recall.notes}
                     recalls.append(sum(e in found for e in q.evidence) / len(q.evidence))
                 rows.append(

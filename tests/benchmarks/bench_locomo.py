@@ -103,8 +103,8 @@ def score(
 def run(quick: bool = False, write: bool = True) -> dict:
     from desktop_app.memory import MemoryEngine
     from desktop_app.memory.embedder import default_embedder
-    from desktop_app.memory.index import scope_filter
-    from desktop_app.memory.retrieval import FusionParams
+    from desktop_app.memory.ranking import FusionParams
+    from desktop_app.memory.scope import index_filter as scope_filter
     from desktop_app.memory.text import fts_text
     from desktop_app.memory.types import MemoryConfig
 

@@ -13,18 +13,20 @@ import pytest
 
 from desktop_app.core.errors import InvalidInputError
 from desktop_app.memory import MemoryEngine
+from desktop_app.memory.index_sync import stamp
 
 
 def _race_before_index_write(engine: MemoryEngine, action) -> None:
     """Run ``action`` once, just before the next index write starts."""
-    real = engine._index_notes
+    sync = engine._index_sync
+    real = sync.write_notes
 
     def racing(notes, vectors=None):
-        engine._index_notes = real
+        sync.write_notes = real
         action()
         return real(notes, vectors)
 
-    engine._index_notes = racing
+    sync.write_notes = racing
 
 
 def test_the_newest_edit_wins_in_the_index(tmp_path, embedder):
@@ -37,10 +39,10 @@ def test_the_newest_edit_wins_in_the_index(tmp_path, embedder):
         )
         eng.update_note(note.id, content="the contract was signed in quokkamire May")
         current = eng.get_note(note.id)
-        assert eng._index.stamps()[note.id] == eng._stamp(current)
+        assert eng._index.stamps()[note.id] == stamp(current)
         assert eng.search(current.content.split()[-2], k=1)[0].note.id == note.id
     with MemoryEngine.open(data, embedder=embedder) as eng:
-        assert eng._index.stamps()[note.id] == eng._stamp(eng.get_note(note.id))
+        assert eng._index.stamps()[note.id] == stamp(eng.get_note(note.id))
 
 
 def test_an_edit_racing_a_delete_does_not_bring_the_text_back(engine):

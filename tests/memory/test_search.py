@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from desktop_app.chat.memory_message import format_memories
 from desktop_app.memory import MemoryEngine
 
 CASE_A = [
@@ -86,8 +87,10 @@ def test_recall_for_chat_formats_one_system_message(populated):
     recall = eng.recall_for_chat("电脑屏幕花屏之后客服怎么处理的", case_a)
     assert 0 < len(recall.notes) <= eng.config.max_memories
     assert all(n.case_id in (case_a, None) for n in recall.notes)
-    assert recall.system_message.startswith("以下是与本案相关的长程记忆")
-    assert CASE_A[2] in recall.system_message
+    # the wording moved to the chat layer (it follows the UI language): same checks there
+    system_message = format_memories(recall.notes, "zh_CN")
+    assert system_message.startswith("以下是与本案相关的长程记忆")
+    assert CASE_A[2] in system_message
     assert eng.get_note(recall.notes[0].id).retrieval_count >= 1
 
 

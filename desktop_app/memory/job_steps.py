@@ -1,39 +1,74 @@
-"""The agentic A-MEM steps applied to stored notes, run as durable jobs.
+"""The steps of the durable memory jobs: the agentic A-MEM steps applied to stored notes.
 
 ``enrich`` (one note): construction → decision (ADD / UPDATE n / SUPERSEDE n / NOOP) →
 link generation and evolution.  ``extract`` (one chat turn): knowledge items → add_notes,
-each of which is then enriched.  Every change goes through the engine's editing methods,
-so it leaves a history row and is re-embedded at once.
+each of which is then enriched.  Every change goes through the engine's public editing
+methods (the :class:`StepEngine` protocol), so it leaves a history row and is re-embedded at
+once.  The queue itself is jobs.py; the thread that runs due jobs is job_runner.py.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from desktop_app.core.errors import (
     BadResponseError,
     InvalidInputError,
-    LexMemError,
     LLMError,
     NotFoundError,
 )
 from desktop_app.memory import agentic
-from desktop_app.memory.jobs import Job, JobQueue
+from desktop_app.memory.changes import Changes
+from desktop_app.memory.jobs import ENRICH, EXTRACT, Job, JobQueue
 from desktop_app.memory.store import from_iso, utcnow
-from desktop_app.memory.types import AddResult
-
-if TYPE_CHECKING:
-    from desktop_app.memory.engine import MemoryEngine
+from desktop_app.memory.types import AddResult, Case, HistoryEntry, Note
 
 log = logging.getLogger(__name__)
 
-ENRICH = "enrich"
-EXTRACT = "extract"
+
+class StepEngine(Protocol):
+    """What the job steps need from the engine: its public API, nothing private."""
+
+    llm: Any
+
+    def get_note(self, note_id: str) -> Note: ...
+    def get_case(self, case_id: str) -> Case: ...
+    def note_history(self, note_id: str) -> list[HistoryEntry]: ...
+    def update_note(self, note_id: str, **fields: Any) -> Note: ...
+    def delete_note(self, note_id: str) -> None: ...
+    def supersede_note(
+        self, old_id: str, new_id: str, actor: str = ..., reason: str = ...
+    ) -> Note: ...
+    def link_notes(
+        self, src: str, dst: str, kind: str = ..., strength: float = ..., reason: str = ...
+    ) -> None: ...
+    def add_notes(self, items: Iterable[dict[str, Any]]) -> list[AddResult]: ...
+    def neighbours_of(self, note: Note, k: int | None = None) -> list[Note]: ...
+    def mark_reused(self, note_id: str) -> None: ...
+
+
+def turn_job_key(
+    user_text: str, assistant_text: str, case_id: str | None, conversation_id: str | None
+) -> str:
+    """The dedupe key of one chat turn's extraction job (the same turn is never queued
+    twice; the chat looks its job's outcome up by it)."""
+    digest = hashlib.sha256(f"{case_id}|{user_text}|{assistant_text}".encode()).hexdigest()[:32]
+    return f"{EXTRACT}:{conversation_id or '-'}:{digest}"
+
+
+@dataclass(frozen=True, slots=True)
+class JobOutcome:
+    """One finished job: its kind, its dedupe key and what its step returned."""
+
+    kind: str
+    key: str
+    results: tuple[AddResult, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +78,26 @@ class JobReport:
     failed: int = 0
     #: the user-facing message of the last LLM problem (for the status bar), if any
     last_problem: str = ""
+    #: the jobs that finished, in order
+    outcomes: tuple[JobOutcome, ...] = ()
+    #: what the jobs changed (filled by the engine, which records it)
+    changes: Changes = field(default_factory=Changes)
+
+    @property
+    def anything_happened(self) -> bool:
+        return bool(self.done or self.deferred or self.failed)
 
 
-class Pipeline:
-    def __init__(self, engine: MemoryEngine, queue: JobQueue) -> None:
+def _results(value: Any) -> tuple[AddResult, ...]:
+    if isinstance(value, AddResult):
+        return (value,)
+    if isinstance(value, Sequence):
+        return tuple(r for r in value if isinstance(r, AddResult))
+    return ()
+
+
+class JobSteps:
+    def __init__(self, engine: StepEngine, queue: JobQueue) -> None:
         self._engine = engine
         self._queue = queue
         self._run_lock = threading.Lock()
@@ -59,14 +110,16 @@ class Pipeline:
             return JobReport()
         done = deferred = failed = 0
         problem = ""
+        outcomes: list[JobOutcome] = []
         with self._run_lock:
             while max_jobs is None or done + deferred + failed < max_jobs:
                 job = self._queue.claim_due(now)
                 if job is None:
                     break
-                status, message, _result = self.run_job(job)
+                status, message, result = self.run_job(job)
                 if status == "done":
                     done += 1
+                    outcomes.append(JobOutcome(job.kind, job.dedupe_key, _results(result)))
                 elif status == "failed":
                     failed += 1
                 else:
@@ -74,7 +127,7 @@ class Pipeline:
                     problem = message
                     # the endpoint is down or refusing: stop hammering it this round
                     break
-        return JobReport(done, deferred, failed, problem)
+        return JobReport(done, deferred, failed, problem, tuple(outcomes))
 
     def run_job(self, job: Job) -> tuple[str, str, Any]:
         """Run one claimed job; returns (status, the user message of a problem, the step's
@@ -146,14 +199,14 @@ class Pipeline:
                 self._save_progress(job, constructed=True)
 
         # 2. decision against the nearest neighbours in the same scope
-        neighbours = eng._neighbour_notes(note)
+        neighbours = eng.neighbours_of(note)
         decision = agentic.decide(llm, note.content, neighbours)
         result = AddResult(note=note, action="added", linked=tuple(n.id for n in neighbours))
         if decision.action == "NOOP":
             target = decision.target_id
             eng.delete_note(note_id)  # the fact is already known: the new copy goes
             if target:
-                eng._touch(target)
+                eng.mark_reused(target)
                 result = AddResult(note=eng.get_note(target), action="unchanged", target_id=target)
             else:
                 result = AddResult(note=note, action="unchanged")
@@ -237,46 +290,3 @@ class Pipeline:
     def _save_progress(self, job: Job, **fields: Any) -> None:
         job.payload.update(fields)
         self._queue.save_payload(job)
-
-
-class JobRunner:
-    """A background thread that runs due jobs, woken early by :meth:`kick`.  Qt-free: the
-    UI polls ``engine.job_counts()`` or passes ``on_report`` to hear about progress."""
-
-    def __init__(
-        self,
-        engine: MemoryEngine,
-        interval: float = 10.0,
-        on_report: Callable[[JobReport], None] | None = None,
-    ) -> None:
-        self._engine = engine
-        self._interval = interval
-        self._on_report = on_report
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="lexmem-jobs", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def kick(self) -> None:
-        self._wake.set()
-
-    def stop(self, timeout: float = 10.0) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout)
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                report = self._engine.run_pending_jobs()
-                if self._on_report and (report.done or report.deferred or report.failed):
-                    self._on_report(report)
-            except LexMemError:
-                log.warning("job round failed", exc_info=True)
-            except Exception:
-                log.exception("job runner error")
-            self._wake.wait(self._interval)
-            self._wake.clear()

@@ -1,0 +1,319 @@
+"""Changing notes after they exist: edit, expire and restore, supersede, undo, merge, link
+and unlink, and true delete.
+
+Every change keeps a note_history row and reaches the index at once (re-embedded when its
+text changed).  Notes of different scopes are never linked, merged or superseded.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from desktop_app.core.errors import InvalidInputError
+from desktop_app.memory import construction
+from desktop_app.memory.changes import ChangeRecorder
+from desktop_app.memory.index_sync import IndexSync
+from desktop_app.memory.notes_repository import NotesRepository, note_snapshot
+from desktop_app.memory.scope import require_same_scope
+from desktop_app.memory.store import Store, from_iso, utcnow
+from desktop_app.memory.text import clean_content, content_hash
+from desktop_app.memory.types import CATEGORIES, LINK_KINDS, Note
+
+log = logging.getLogger(__name__)
+
+#: the fields whose change alters the vector or the full-text terms
+TEXT_FIELDS = frozenset({"content", "context", "tags", "keywords"})
+
+
+class NoteEditor:
+    def __init__(
+        self,
+        store: Store,
+        notes: NotesRepository,
+        sync: IndexSync,
+        changes: ChangeRecorder,
+    ) -> None:
+        self._store = store
+        self._notes = notes
+        self._sync = sync
+        self._changes = changes
+
+    # -- edit ----------------------------------------------------------------------------
+
+    def update(
+        self,
+        note_id: str,
+        *,
+        content: str | None = None,
+        category: str | None = None,
+        tags: Iterable[str] | None = None,
+        pinned: bool | None = None,
+        context: str | None = None,
+        keywords: Iterable[str] | None = None,
+        actor: str = "user",
+        reason: str = "",
+    ) -> Note:
+        """Edit a note; the text fields are re-embedded at once, and a history row is kept."""
+        with self._store.write_lock:
+            before = self._notes.get(note_id)
+            changes: dict[str, Any] = {}
+            if content is not None:
+                cleaned = clean_content(content)
+                if cleaned != before.content:
+                    changes["content"] = cleaned
+                    changes["content_hash"] = content_hash(cleaned)
+                    if keywords is None:
+                        changes["keywords"] = construction.extract_keywords(cleaned)
+            if category is not None and category != before.category:
+                if category not in CATEGORIES:
+                    raise InvalidInputError(f"unknown category {category!r}")
+                changes["category"] = category
+            if tags is not None:
+                changes["tags"] = tuple(dict.fromkeys(t.strip() for t in tags if t.strip()))
+            if keywords is not None:
+                changes["keywords"] = tuple(dict.fromkeys(k.strip() for k in keywords if k.strip()))
+            if context is not None:
+                changes["context"] = context.strip()
+            if pinned is not None:
+                changes["pinned"] = bool(pinned)
+            changes = {k: v for k, v in changes.items() if getattr(before, k) != v}
+            if not changes:
+                return before
+            after = replace(before, **changes, updated_at=utcnow())
+            if actor == "evolution":
+                after = replace(after, evolution_count=before.evolution_count + 1)
+            reindex = bool(TEXT_FIELDS & changes.keys())
+            with self._store.write() as conn:
+                self._notes.save(conn, after, dirty=reindex)
+                self._notes.add_history(
+                    conn,
+                    note_id,
+                    actor,
+                    "updated",
+                    note_snapshot(before),
+                    note_snapshot(after),
+                    reason,
+                )
+        if reindex:
+            self._sync.write_notes([after])
+        self._changes.notes_changed([(after.case_id, after.id)])
+        return after
+
+    # -- status --------------------------------------------------------------------------
+
+    def set_status(
+        self,
+        note_id: str,
+        status: str,
+        actor: str,
+        action: str,
+        reason: str,
+        also: Callable[[sqlite3.Connection], None] | None = None,
+    ) -> Note:
+        """Change a note's status; ``also`` adds writes to the same transaction."""
+        with self._store.write_lock:
+            before = self._notes.get(note_id)
+            invalid_at = None if status == "active" else (before.invalid_at or utcnow())
+            after = replace(before, status=status, invalid_at=invalid_at, updated_at=utcnow())
+            with self._store.write() as conn:
+                self._notes.save(conn, after, dirty=True)
+                self._notes.add_history(
+                    conn,
+                    note_id,
+                    actor,
+                    action,
+                    note_snapshot(before),
+                    note_snapshot(after),
+                    reason,
+                )
+                if also is not None:
+                    also(conn)
+        self._sync.write_notes([after])  # status is part of the row (and its stamp)
+        self._changes.notes_changed([(after.case_id, after.id)])
+        return after
+
+    def expire(self, note_id: str, reason: str = "") -> Note:
+        """Mark a note no longer valid (kept for history, never recalled)."""
+        return self.set_status(note_id, "archived", "user", "expired", reason)
+
+    def restore(self, note_id: str, reason: str = "") -> Note:
+        return self.set_status(note_id, "active", "user", "restored", reason)
+
+    def supersede(
+        self, old_id: str, new_id: str, actor: str = "decision", reason: str = ""
+    ) -> Note:
+        """``new_id`` replaces ``old_id``: the old one gets invalid_at and a supersedes link
+        (status, history and link in one transaction)."""
+        if old_id == new_id:
+            raise InvalidInputError("a note cannot supersede itself")
+        with self._store.write_lock:
+            old = self._notes.get(old_id)
+            new = self._notes.get(new_id)
+            require_same_scope(
+                old.case_id,
+                new.case_id,
+                "notes of different scopes cannot supersede each other",
+                InvalidInputError.default_user_message,
+            )
+            result = self.set_status(
+                old_id,
+                "superseded",
+                actor,
+                "superseded",
+                reason,
+                also=lambda conn: self._notes.insert_link(
+                    conn, new_id, old_id, "supersedes", 1.0, reason
+                ),
+            )
+        self._changes.links_changed(old.case_id)
+        return result
+
+    def undo_last_change(self, note_id: str) -> Note:
+        """Restore the state before the latest change that has not been undone yet."""
+        history = self._notes.history(note_id)
+        undone = {h.after.get("undo_of") for h in history if h.action == "undo" and h.after}
+        target = next(
+            (
+                h
+                for h in reversed(history)
+                if h.action != "undo" and h.before is not None and h.id not in undone
+            ),
+            None,
+        )
+        if target is None:
+            raise InvalidInputError(
+                "nothing to undo", user_message="没有可撤销的修改。 / There is nothing to undo."
+            )
+        with self._store.write_lock:
+            current = self._notes.get(note_id)
+            b = target.before
+            restored = replace(
+                current,
+                content=b["content"],
+                content_hash=content_hash(b["content"]),
+                category=b["category"],
+                keywords=tuple(b["keywords"]),
+                context=b["context"],
+                tags=tuple(b["tags"]),
+                status=b["status"],
+                pinned=b["pinned"],
+                invalid_at=from_iso(b["invalid_at"]),
+                updated_at=utcnow(),
+            )
+            after = note_snapshot(restored) | {"undo_of": target.id}
+            unsupersede = target.action == "superseded" and restored.status == "active"
+            with self._store.write() as conn:
+                self._notes.save(conn, restored, dirty=True)
+                if unsupersede:
+                    # no longer replaced: the "supersedes" link would contradict its status
+                    self._notes.delete_supersedes_links_to(conn, note_id)
+                self._notes.add_history(
+                    conn,
+                    note_id,
+                    "user",
+                    "undo",
+                    note_snapshot(current),
+                    after,
+                    f"undo #{target.id}",
+                )
+        self._sync.write_notes([restored])
+        self._changes.notes_changed([(restored.case_id, restored.id)])
+        if unsupersede:
+            self._changes.links_changed(restored.case_id)
+        return restored
+
+    # -- merge and links -----------------------------------------------------------------
+
+    def merge(self, keep_id: str, other_id: str) -> Note:
+        """Fold ``other`` into ``keep``: content joined, tags and links carried over; the
+        other note is superseded (kept in history, not deleted).  The write lock is held
+        throughout, so no other edit or delete lands between the steps."""
+        with self._store.write_lock:
+            keep, other = self._notes.get(keep_id), self._notes.get(other_id)
+            if keep_id == other_id:
+                raise InvalidInputError("cannot merge a note with itself")
+            require_same_scope(
+                keep.case_id,
+                other.case_id,
+                "notes of different cases",
+                "不能合并不同案件的记忆。 / Notes of different cases cannot be merged.",
+            )
+            content = (
+                keep.content
+                if other.content in keep.content
+                else f"{keep.content}\n{other.content}"
+            )
+            merged = self.update(
+                keep_id,
+                content=content,
+                tags=[*keep.tags, *other.tags],
+                keywords=[*keep.keywords, *other.keywords],
+                reason=f"merged {other_id}",
+            )
+            with self._store.write() as conn:
+                for link in self._notes.links_of(other_id):
+                    if link.dst != keep_id and link.kind != "supersedes":
+                        self._notes.insert_link(
+                            conn, keep_id, link.dst, link.kind, link.strength, link.reason
+                        )
+            self.supersede(other_id, keep_id, actor="user", reason="merged")
+        return merged
+
+    def link(
+        self, src: str, dst: str, kind: str = "manual", strength: float = 1.0, reason: str = ""
+    ) -> None:
+        if kind not in LINK_KINDS:
+            raise InvalidInputError(f"unknown link kind {kind!r}")
+        a, b = self._notes.get(src), self._notes.get(dst)
+        if src == dst:
+            raise InvalidInputError("a note cannot link to itself")
+        require_same_scope(
+            a.case_id,
+            b.case_id,
+            "cross-case link",
+            "不能链接不同案件的记忆。 / Notes of different cases cannot be linked.",
+        )
+        with self._store.write() as conn:
+            self._notes.insert_link(conn, src, dst, kind, strength, reason)
+        self._changes.links_changed(a.case_id)
+
+    def unlink(self, src: str, dst: str, kind: str | None = None) -> int:
+        scope = self._scope_of(src, dst)
+        with self._store.write() as conn:
+            removed = self._notes.delete_links(conn, src, dst, kind)
+        if removed:
+            self._changes.links_changed(scope)
+        return removed
+
+    def _scope_of(self, *note_ids: str) -> str | None:
+        found = self._notes.by_ids(list(note_ids))
+        return found[0].case_id if found else None
+
+    # -- reuse and delete ----------------------------------------------------------------
+
+    def mark_reused(self, note_id: str) -> None:
+        """A known fact came up again (the model judged a new note a duplicate of it)."""
+        self._notes.mark_reused([note_id])
+        self._changes.notes_changed((n.case_id, n.id) for n in self._notes.by_ids([note_id]))
+
+    def delete(self, note_id: str) -> None:
+        """Truly delete: the row, its history and links, its index rows and every old index
+        version; SQLite pages are zeroed (secure_delete) and the WAL truncated."""
+        with self._store.write_lock:
+            note = self._notes.get(note_id)
+            with self._store.write() as conn:
+                self._notes.delete(conn, note_id)
+            self._sync.remove([note_id])
+            for _attempt in range(50):  # a reader mid-statement delays the truncation briefly
+                if self._store.checkpoint_truncate():
+                    break
+                time.sleep(0.02)
+            else:
+                log.warning("WAL could not be truncated after a delete; it will be at close")
+        self._changes.notes_removed([(note.case_id, note_id)])
+        self._changes.links_changed(note.case_id)

@@ -1,0 +1,228 @@
+"""Keeping the LanceDB index in step with SQLite (the truth).
+
+- :func:`embedding_text` and :func:`terms_text`: what a note's vector and its full-text terms
+  are built from — the one place that says so (the add path and every re-index use it);
+- :func:`stamp`: a digest of everything an index row was built from, so stale rows are found
+  without re-embedding everything;
+- :class:`IndexSync`: reconcile at open (crash repair, restored databases, a changed
+  embedder), rebuild, re-index, write the current version of notes, remove deleted ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+import numpy as np
+
+from desktop_app.memory.embedder import Embedder
+from desktop_app.memory.index import IndexRow, NoteIndex
+from desktop_app.memory.notes_repository import NotesRepository
+from desktop_app.memory.store import Store, to_iso, utcnow
+from desktop_app.memory.text import fts_text
+from desktop_app.memory.types import Note
+
+log = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[int, int], None]  # (done, total)
+REINDEX_BATCH = 512
+EMBED_BATCH = 256
+
+
+def embedding_text(note: Note) -> str:
+    """What a note's vector is computed from: its content, context and tags."""
+    parts = [note.content]
+    if note.context:
+        parts.append(note.context)
+    if note.tags:
+        parts.append(" ".join(note.tags))
+    return "\n".join(parts)
+
+
+def terms_text(note: Note) -> str:
+    """The full-text terms of a note (content, context, keywords, tags)."""
+    return fts_text(" ".join([note.content, note.context, *note.keywords, *note.tags]))
+
+
+def epoch(value: datetime) -> float:
+    return value.timestamp()
+
+
+def stamp(note: Note) -> str:
+    basis = "\x00".join(
+        (
+            embedding_text(note),
+            terms_text(note),
+            note.status,
+            note.case_id or "",
+            str(epoch(note.created_at)),
+        )
+    )
+    return hashlib.blake2b(basis.encode("utf-8"), digest_size=12).hexdigest()
+
+
+def index_row(note: Note, vector: np.ndarray) -> IndexRow:
+    return IndexRow(
+        id=note.id,
+        case_id=note.case_id,
+        status=note.status,
+        terms=terms_text(note),
+        vector=vector,
+        created_at=epoch(note.created_at),
+        stamp=stamp(note),
+    )
+
+
+class IndexSync:
+    def __init__(
+        self, store: Store, notes: NotesRepository, index: NoteIndex, embedder: Embedder
+    ) -> None:
+        self._store = store
+        self._notes = notes
+        self._index = index
+        self._embedder = embedder
+
+    # -- at open -------------------------------------------------------------------------
+
+    def reconcile(self, progress: ProgressCallback | None) -> None:
+        """Bring the index in step at open: O(1) when it is, O(changes) after a crash,
+        O(n) only when database and index may no longer belong together."""
+        stored_id = self._store.get_meta("embedder_id")
+        stored_dim = self._store.get_meta("embedder_dim")
+        same_embedder = stored_id == self._embedder.id and stored_dim == str(self._embedder.dim)
+        if not self._index.is_open or not same_embedder:
+            if stored_id and not same_embedder:
+                log.info("embedder changed (%s -> %s): re-embedding", stored_id, self._embedder.id)
+            self.rebuild(progress)
+            return
+        # Crash repair, O(changes): rows deleted from SQLite but maybe not from the index,
+        # and notes whose newest version may not have reached the index.
+        tombstones = self._notes.tombstones()
+        if tombstones:
+            self._index.delete(tombstones)
+            self._index.purge_deleted()
+            self._notes.clear_tombstones(tombstones)
+        dirty = self._notes.unindexed_ids()
+        if dirty:
+            self.reindex(dirty)
+        # The index version recorded with the last write says whether index and database
+        # still belong together; a restored database or a replaced index breaks that, and
+        # only then are the id sets compared (O(n)); otherwise opening stays O(1).
+        recorded = self._store.get_meta("index_version")
+        if self._index.count() != self._notes.total() or recorded != str(self._index.version):
+            self.repair(progress)
+        self.record_version(self._index.version)
+
+    def record_version(self, version: int) -> None:
+        """Remember which index version matches the data (called after every index write)."""
+        if self._store.get_meta("index_version") == str(version):
+            return
+        with self._store.write() as conn:
+            Store.set_meta(conn, "index_version", str(version))
+
+    def repair(self, progress: ProgressCallback | None) -> None:
+        """Bring the index back in step with SQLite (only run when they may disagree): rows
+        missing on either side, and rows built from an older version of their note (after a
+        database restored from a backup), found by comparing stamps — only those re-embed."""
+        index_stamps = self._index.stamps()
+        sql_ids = self._notes.all_ids()
+        stale = []
+        for start in range(0, len(sql_ids), 2000):
+            for note in self._notes.by_ids(sql_ids[start : start + 2000]):
+                if index_stamps.get(note.id) != stamp(note):
+                    stale.append(note.id)
+        extra = sorted(index_stamps.keys() - set(sql_ids))
+        log.info("index repair: %d stale or missing, %d extra", len(stale), len(extra))
+        if extra:
+            self._index.delete(extra)
+            self._index.purge_deleted()
+        if stale:
+            self.reindex(stale, progress)
+
+    def rebuild(self, progress: ProgressCallback | None = None) -> int:
+        """Recreate the index from SQLite (re-embedding every note); returns the row count."""
+        self._index.reset()
+        ids = self._notes.all_ids(oldest_first=True)
+        self.reindex(ids, progress)
+        with self._store.write() as conn:
+            Store.set_meta(conn, "embedder_id", self._embedder.id)
+            Store.set_meta(conn, "embedder_dim", str(self._embedder.dim))
+            Store.set_meta(conn, "index_built_at", to_iso(utcnow()))
+        self._index.purge_deleted()
+        return len(ids)
+
+    def reindex(
+        self,
+        ids: Sequence[str],
+        progress: ProgressCallback | None = None,
+        batch: int = REINDEX_BATCH,
+    ) -> None:
+        total = len(ids)
+        if not total:
+            return
+        if progress:
+            progress(0, total)
+        for start in range(0, total, batch):
+            self.write_notes(self._notes.by_ids(list(ids[start : start + batch])))
+            if progress:
+                progress(min(start + batch, total), total)
+        self._index.optimize()
+
+    # -- as notes change -----------------------------------------------------------------
+
+    def embed(self, notes: Sequence[Note], progress: ProgressCallback | None = None) -> np.ndarray:
+        """The vectors of ``notes`` (in batches, reporting ``progress``)."""
+        texts = [embedding_text(n) for n in notes]
+        if not texts:
+            return np.zeros((0, self._embedder.dim), dtype=np.float32)
+        chunks = []
+        for start in range(0, len(texts), EMBED_BATCH):
+            chunks.append(self._embedder.embed(texts[start : start + EMBED_BATCH]))
+            if progress:
+                progress(min(start + EMBED_BATCH, len(texts)), len(texts))
+        return np.vstack(chunks)
+
+    def vector_of(self, note: Note) -> np.ndarray:
+        """The note's stored vector, or a fresh one when the index has none."""
+        vector = self._index.vectors_for([note.id]).get(note.id)
+        return vector if vector is not None else self._embedder.embed([embedding_text(note)])[0]
+
+    def write_notes(self, notes: Sequence[Note], vectors: np.ndarray | None = None) -> None:
+        """Write the notes' current versions to the index.
+
+        Under the write lock, from SQLite as it is now: an edit or a delete that committed
+        after the caller's snapshot wins (an older version written last would serve stale
+        text, and a deleted note would come back).  ``vectors`` are reused when the text
+        they were computed from is still the note's."""
+        if not notes:
+            return
+        with self._store.write_lock:
+            current = {n.id: n for n in self._notes.by_ids([n.id for n in notes])}
+            rows: list[tuple[Note, np.ndarray | None]] = []
+            for i, note in enumerate(notes):
+                now = current.get(note.id)
+                if now is None:
+                    continue  # deleted meanwhile: nothing to write
+                same_text = embedding_text(now) == embedding_text(note)
+                rows.append((now, vectors[i] if vectors is not None and same_text else None))
+            if not rows:
+                return
+            todo = [i for i, (_n, v) in enumerate(rows) if v is None]
+            if todo:
+                fresh = self._embedder.embed([embedding_text(rows[i][0]) for i in todo])
+                for i, vector in zip(todo, fresh, strict=True):
+                    rows[i] = (rows[i][0], vector)
+            self._index.upsert([index_row(n, v) for n, v in rows])
+            self._notes.mark_indexed([n.id for n, _v in rows])
+
+    def remove(self, note_ids: Sequence[str]) -> None:
+        """Drop deleted notes from the index, physically (no old version keeps their
+        terms), then forget their tombstones."""
+        self._index.delete(note_ids)
+        self._index.purge_deleted()
+        self._notes.clear_tombstones(note_ids)
+
+    def optimize(self) -> None:
+        self._index.optimize()

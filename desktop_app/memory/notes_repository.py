@@ -1,0 +1,435 @@
+"""The notes repository: every SQL statement on notes, links and note history, and the
+mappers between their rows and the value types.
+
+Reads run on the calling thread's reader connection; writes take the caller's open
+transaction (``conn`` from ``Store.write()``), so one engine operation stays one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from desktop_app.core.errors import InvalidInputError, NoteNotFoundError
+from desktop_app.memory.scope import sql_in_scope, sql_same_scope_key
+from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
+from desktop_app.memory.types import NOTE_STATUSES, HistoryEntry, Link, Note
+
+NOTE_COLUMNS = (
+    "id, case_id, content, category, keywords, context, tags, source, content_hash, created_at, "
+    "updated_at, valid_from, invalid_at, status, pinned, retrieval_count, last_accessed, "
+    "evolution_count"
+)
+#: link kinds stored both ways (a supersedes link has a direction)
+SYMMETRIC_KINDS = frozenset({"semantic", "manual", "duplicate", "evolution"})
+ORDERABLE = frozenset(
+    {"created_at", "updated_at", "category", "status", "retrieval_count", "content"}
+)
+_CHUNK = 500  # ids per IN (...) list: well below SQLite's variable limit
+
+
+# -- row mapping ---------------------------------------------------------------------------
+
+
+def row_to_note(row: sqlite3.Row) -> Note:
+    return Note(
+        id=row["id"],
+        case_id=row["case_id"],
+        content=row["content"],
+        category=row["category"],
+        keywords=tuple(json.loads(row["keywords"])),
+        context=row["context"],
+        tags=tuple(json.loads(row["tags"])),
+        source=row["source"],
+        content_hash=row["content_hash"],
+        created_at=from_iso(row["created_at"]),
+        updated_at=from_iso(row["updated_at"]),
+        valid_from=from_iso(row["valid_from"]),
+        invalid_at=from_iso(row["invalid_at"]),
+        status=row["status"],
+        pinned=bool(row["pinned"]),
+        retrieval_count=row["retrieval_count"],
+        last_accessed=from_iso(row["last_accessed"]),
+        evolution_count=row["evolution_count"],
+    )
+
+
+def note_snapshot(note: Note) -> dict:
+    """The editable part of a note, as stored in note_history (before/after)."""
+    return {
+        "content": note.content,
+        "category": note.category,
+        "keywords": list(note.keywords),
+        "context": note.context,
+        "tags": list(note.tags),
+        "status": note.status,
+        "pinned": note.pinned,
+        "invalid_at": to_iso(note.invalid_at),
+    }
+
+
+def row_to_link(row: sqlite3.Row) -> Link:
+    return Link(
+        src=row["src"],
+        dst=row["dst"],
+        kind=row["kind"],
+        strength=row["strength"],
+        reason=row["reason"],
+        created_at=from_iso(row["created_at"]),
+    )
+
+
+def row_to_history(row: sqlite3.Row) -> HistoryEntry:
+    return HistoryEntry(
+        id=row["id"],
+        note_id=row["note_id"],
+        actor=row["actor"],
+        action=row["action"],
+        before=json.loads(row["before"]) if row["before"] else None,
+        after=json.loads(row["after"]) if row["after"] else None,
+        reason=row["reason"],
+        created_at=from_iso(row["created_at"]),
+    )
+
+
+def _chunks(ids: Sequence[str]) -> Iterable[list[str]]:
+    for start in range(0, len(ids), _CHUNK):
+        yield list(ids[start : start + _CHUNK])
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ",".join("?" * len(values))
+
+
+class NotesRepository:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    # -- reading notes -------------------------------------------------------------------
+
+    def get(self, note_id: str) -> Note:
+        row = self._store.query_one(f"SELECT {NOTE_COLUMNS} FROM notes WHERE id = ?", (note_id,))
+        if row is None:
+            raise NoteNotFoundError(f"note {note_id!r} not found")
+        return row_to_note(row)
+
+    def by_ids(self, ids: Sequence[str]) -> list[Note]:
+        """The notes that still exist, in the order of ``ids``."""
+        found: dict[str, Note] = {}
+        for chunk in _chunks(ids):
+            for row in self._store.query(
+                f"SELECT {NOTE_COLUMNS} FROM notes WHERE id IN ({_marks(chunk)})", chunk
+            ):
+                found[row["id"]] = row_to_note(row)
+        return [found[i] for i in ids if i in found]
+
+    def active_twin(self, case_id: str | None, content_hash: str) -> Note | None:
+        """The active note of this scope with the same normalised content, if any."""
+        row = self._store.query_one(
+            f"SELECT {NOTE_COLUMNS} FROM notes WHERE {sql_same_scope_key()} = ? "
+            "AND content_hash = ? AND status = 'active' LIMIT 1",
+            (case_id or "", content_hash),
+        )
+        return row_to_note(row) if row is not None else None
+
+    @staticmethod
+    def _filter(
+        case_id: str | None, include_global: bool, status: str | None, category: str | None
+    ) -> tuple[str, list[Any]]:
+        scope, params = sql_in_scope(case_id, include_global=include_global)
+        where = [scope]
+        if status is not None:
+            if status not in NOTE_STATUSES:
+                raise InvalidInputError(f"unknown status {status!r}")
+            where.append("status = ?")
+            params.append(status)
+        if category is not None:
+            where.append("category = ?")
+            params.append(category)
+        return " AND ".join(where), params
+
+    def list(
+        self,
+        case_id: str | None,
+        include_global: bool = False,
+        status: str | None = None,
+        category: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        order_by: str = "created_at",
+        descending: bool = False,
+    ) -> list[Note]:
+        where, params = self._filter(case_id, include_global, status, category)
+        if order_by not in ORDERABLE:
+            raise InvalidInputError(f"cannot order by {order_by!r}")
+        sql = (
+            f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where} ORDER BY {order_by} "
+            f"{'DESC' if descending else 'ASC'}, id LIMIT ? OFFSET ?"
+        )
+        params += [limit if limit is not None else -1, offset]
+        return [row_to_note(r) for r in self._store.query(sql, params)]
+
+    def count(
+        self,
+        case_id: str | None,
+        include_global: bool = False,
+        status: str | None = None,
+        category: str | None = None,
+    ) -> int:
+        where, params = self._filter(case_id, include_global, status, category)
+        return self._store.query_one(f"SELECT COUNT(*) FROM notes WHERE {where}", params)[0]
+
+    def ids_in_scope(self, case_id: str | None) -> set[str]:
+        where, params = sql_in_scope(case_id)
+        return {r[0] for r in self._store.query(f"SELECT id FROM notes WHERE {where}", params)}
+
+    def pinned(self, case_id: str | None) -> list[Note]:
+        """The active pinned notes of exactly this scope."""
+        where, params = sql_in_scope(case_id)
+        rows = self._store.query(
+            # the partial index holds only pinned notes: no scan of the whole case per search
+            f"SELECT {NOTE_COLUMNS} FROM notes INDEXED BY notes_pinned "
+            f"WHERE {where} AND pinned = 1 AND status = 'active'",
+            params,
+        )
+        return [row_to_note(r) for r in rows]
+
+    # -- narrow rows for ranking (no JSON decoding, no full Note) ------------------------
+
+    def ranking_rows(self, ids: Sequence[str]) -> dict[str, sqlite3.Row]:
+        """id, rowid, case_id, status, created_at, pinned of each note, by id."""
+        out: dict[str, sqlite3.Row] = {}
+        for chunk in _chunks(ids):
+            for r in self._store.query(
+                "SELECT id, rowid, case_id, status, created_at, pinned FROM notes "
+                f"WHERE id IN ({_marks(chunk)})",
+                chunk,
+            ):
+                out[r["id"]] = r
+        return out
+
+    def written_next_to(
+        self, row: sqlite3.Row, lo: str, hi: str, include_inactive: bool
+    ) -> list[str]:
+        """The notes of ``row``'s scope written just before and just after it (by
+        created_at, ties by insertion order), within [lo, hi]."""
+        status = "" if include_inactive else " AND status = 'active'"
+        conn = self._store.reader()
+        found = []
+        # ISO-8601 UTC strings compare in time order; (created_at, rowid) breaks ties
+        # between notes written in the same instant (one batch) in insertion order.
+        for cmp, bound, order in (("<", ">= ?", "DESC"), (">", "<= ?", "ASC")):
+            hit = conn.execute(
+                f"SELECT id FROM notes WHERE case_id IS ?{status} "
+                f"AND (created_at, rowid) {cmp} (?, ?) AND created_at {bound} "
+                f"ORDER BY created_at {order}, rowid {order} LIMIT 1",
+                (row["case_id"], row["created_at"], row["rowid"], lo if cmp == "<" else hi),
+            ).fetchone()
+            if hit is not None:
+                found.append(hit[0])
+        return found
+
+    # -- index bookkeeping ---------------------------------------------------------------
+
+    def all_ids(self, oldest_first: bool = False) -> list[str]:
+        order = " ORDER BY created_at" if oldest_first else ""
+        return [r[0] for r in self._store.query(f"SELECT id FROM notes{order}")]
+
+    def total(self) -> int:
+        return self._store.query_one("SELECT COUNT(*) FROM notes")[0]
+
+    def active_total(self) -> int:
+        return self._store.query_one("SELECT COUNT(*) FROM notes WHERE status = 'active'")[0]
+
+    def unindexed_ids(self) -> list[str]:
+        return [r[0] for r in self._store.query("SELECT id FROM notes WHERE index_dirty = 1")]
+
+    def mark_indexed(self, ids: Sequence[str]) -> None:
+        with self._store.write() as conn:
+            conn.executemany("UPDATE notes SET index_dirty = 0 WHERE id = ?", [(i,) for i in ids])
+
+    def tombstones(self) -> list[str]:
+        """Notes deleted from SQLite whose index rows may still exist (a crash between)."""
+        return [r[0] for r in self._store.query("SELECT note_id FROM index_tombstones")]
+
+    def clear_tombstones(self, ids: Sequence[str]) -> None:
+        with self._store.write() as conn:
+            conn.executemany("DELETE FROM index_tombstones WHERE note_id = ?", [(t,) for t in ids])
+
+    # -- writing notes -------------------------------------------------------------------
+
+    @staticmethod
+    def insert(conn: sqlite3.Connection, note: Note) -> None:
+        conn.execute(
+            f"INSERT INTO notes ({NOTE_COLUMNS}, index_dirty) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+            (
+                note.id,
+                note.case_id,
+                note.content,
+                note.category,
+                json.dumps(list(note.keywords), ensure_ascii=False),
+                note.context,
+                json.dumps(list(note.tags), ensure_ascii=False),
+                note.source,
+                note.content_hash,
+                to_iso(note.created_at),
+                to_iso(note.updated_at),
+                to_iso(note.valid_from),
+                to_iso(note.invalid_at),
+                note.status,
+                int(note.pinned),
+                note.retrieval_count,
+                to_iso(note.last_accessed),
+                note.evolution_count,
+            ),
+        )
+
+    @staticmethod
+    def save(conn: sqlite3.Connection, note: Note, *, dirty: bool) -> None:
+        """Write a note's editable fields; ``dirty`` marks it for re-indexing."""
+        conn.execute(
+            "UPDATE notes SET content = ?, category = ?, keywords = ?, context = ?, tags = ?, "
+            "content_hash = ?, updated_at = ?, invalid_at = ?, status = ?, pinned = ?, "
+            "evolution_count = ?, index_dirty = MAX(index_dirty, ?) WHERE id = ?",
+            (
+                note.content,
+                note.category,
+                json.dumps(list(note.keywords), ensure_ascii=False),
+                note.context,
+                json.dumps(list(note.tags), ensure_ascii=False),
+                note.content_hash,
+                to_iso(note.updated_at),
+                to_iso(note.invalid_at),
+                note.status,
+                int(note.pinned),
+                note.evolution_count,
+                int(dirty),
+                note.id,
+            ),
+        )
+
+    def mark_reused(self, ids: Sequence[str], conn: sqlite3.Connection | None = None) -> None:
+        """A known note came up again (a duplicate add, a NOOP decision): it moves up."""
+        rows = [(to_iso(utcnow()), i) for i in ids]
+        sql = "UPDATE notes SET updated_at = ?, retrieval_count = retrieval_count + 1 WHERE id = ?"
+        if conn is not None:
+            conn.executemany(sql, rows)
+            return
+        with self._store.write() as wconn:
+            wconn.executemany(sql, rows)
+
+    def mark_recalled(self, ids: Sequence[str]) -> None:
+        """Notes injected into a chat reply count as retrieved."""
+        now = to_iso(utcnow())
+        with self._store.write() as conn:
+            conn.executemany(
+                "UPDATE notes SET retrieval_count = retrieval_count + 1, last_accessed = ? WHERE id = ?",
+                [(now, i) for i in ids],
+            )
+
+    @staticmethod
+    def delete(conn: sqlite3.Connection, note_id: str) -> None:
+        """The row and its history (links go by cascade); a tombstone remembers that the
+        index row must go too, should the process die before it does."""
+        conn.execute("DELETE FROM note_history WHERE note_id = ?", (note_id,))
+        conn.execute("DELETE FROM notes WHERE id = ?", (note_id,))
+        conn.execute("INSERT OR IGNORE INTO index_tombstones (note_id) VALUES (?)", (note_id,))
+
+    # -- history -------------------------------------------------------------------------
+
+    @staticmethod
+    def add_history(
+        conn: sqlite3.Connection,
+        note_id: str,
+        actor: str,
+        action: str,
+        before: dict | None,
+        after: dict | None,
+        reason: str = "",
+    ) -> None:
+        conn.execute(
+            "INSERT INTO note_history (note_id, actor, action, before, after, reason, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                note_id,
+                actor,
+                action,
+                json.dumps(before, ensure_ascii=False) if before is not None else None,
+                json.dumps(after, ensure_ascii=False) if after is not None else None,
+                reason,
+                to_iso(utcnow()),
+            ),
+        )
+
+    def history(self, note_id: str) -> list[HistoryEntry]:
+        rows = self._store.query(
+            "SELECT * FROM note_history WHERE note_id = ? ORDER BY id", (note_id,)
+        )
+        return [row_to_history(r) for r in rows]
+
+    # -- links ---------------------------------------------------------------------------
+
+    @staticmethod
+    def insert_link(
+        conn: sqlite3.Connection, src: str, dst: str, kind: str, strength: float, reason: str
+    ) -> None:
+        now = to_iso(utcnow())
+        pairs = [(src, dst), (dst, src)] if kind in SYMMETRIC_KINDS else [(src, dst)]
+        for a, b in pairs:
+            conn.execute(
+                "INSERT INTO links (src, dst, kind, strength, reason, created_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(src, dst, kind) DO UPDATE SET strength = MAX(strength, excluded.strength), "
+                "reason = CASE WHEN excluded.reason != '' THEN excluded.reason ELSE reason END",
+                (a, b, kind, float(strength), reason, now),
+            )
+
+    @staticmethod
+    def delete_links(conn: sqlite3.Connection, a: str, b: str, kind: str | None = None) -> int:
+        """Links between ``a`` and ``b`` in either direction (of one kind, or all)."""
+        if kind is None:
+            cur = conn.execute(
+                "DELETE FROM links WHERE (src = ? AND dst = ?) OR (src = ? AND dst = ?)",
+                (a, b, b, a),
+            )
+        else:
+            cur = conn.execute(
+                "DELETE FROM links WHERE kind = ? AND ((src = ? AND dst = ?) OR (src = ? AND dst = ?))",
+                (kind, a, b, b, a),
+            )
+        return cur.rowcount
+
+    @staticmethod
+    def delete_supersedes_links_to(conn: sqlite3.Connection, note_id: str) -> None:
+        conn.execute("DELETE FROM links WHERE kind = 'supersedes' AND dst = ?", (note_id,))
+
+    def links_of(self, note_id: str) -> list[Link]:
+        rows = self._store.query(
+            "SELECT * FROM links WHERE src = ? ORDER BY strength DESC, created_at", (note_id,)
+        )
+        return [row_to_link(r) for r in rows]
+
+    def link_total(self) -> int:
+        return self._store.query_one("SELECT COUNT(*) FROM links")[0]
+
+    # -- the graph -----------------------------------------------------------------------
+
+    def graph_rows(
+        self, case_id: str | None, include_global: bool
+    ) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
+        """(note rows, link rows) of one scope, narrow: what the graph draws."""
+        where, params = sql_in_scope(case_id, include_global=include_global)
+        notes = self._store.query(
+            "SELECT id, content, category, status, pinned, retrieval_count, tags "
+            f"FROM notes WHERE {where}",
+            params,
+        )
+        src_where, params = sql_in_scope(case_id, include_global=include_global, column="n.case_id")
+        links = self._store.query(
+            "SELECT l.src, l.dst, l.kind, l.strength FROM links l JOIN notes n ON n.id = l.src "
+            f"WHERE {src_where}",
+            params,
+        )
+        return notes, links
