@@ -7,7 +7,11 @@ import json
 import sys
 from pathlib import Path
 
-from desktop_app.core.errors import LexMemError
+from desktop_app.core.errors import DataFolderLockedError, LexMemError
+
+#: commands that only read: beside the running app they open the folder read-only (no
+#: writer lock, no index repair); alone they open it as usual
+READ_ONLY_COMMANDS = frozenset({"stats", "cases", "search", "export", "backup"})
 
 
 def _default_data_dir() -> Path:
@@ -91,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     data_dir = args.data_dir or _default_data_dir()
     if args.command in ("list-backups", "restore"):
         # These must work when the database is damaged, so they never open the engine.
+        # A restore takes the folder's writer lock: it refuses while the app runs.
         try:
             return _backups_without_engine(data_dir, args)
         except LexMemError as exc:
@@ -102,7 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\r  {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
 
     try:
-        with MemoryEngine.open(data_dir, progress=progress) as engine:
+        try:
+            engine = MemoryEngine.open(data_dir, progress=progress)
+        except DataFolderLockedError:
+            if args.command not in READ_ONLY_COMMANDS:
+                raise
+            engine = MemoryEngine.open(data_dir, read_only=True)
+        with engine:
             return _run(engine, args)
     except LexMemError as exc:
         print(f"错误 / error: {exc.user_message}", file=sys.stderr)
@@ -172,9 +183,7 @@ def _run(engine, args) -> int:
         write = engine.export_markdown if args.format == "markdown" else engine.export_jsonl
         print(f"导出 {write(args.path, case_id)} 条 / exported to {args.path}")
     elif args.command == "backup":
-        from desktop_app.memory.backups import BackupManager
-
-        info = BackupManager(engine).snapshot("manual")
+        info = engine.backups.snapshot("manual")
         print(f"已备份 / backed up: {info.path} ({info.size} bytes)")
     elif args.command == "rebuild-index":
         print(f"重建索引 {engine.rebuild_index()} 条 / index rebuilt")
