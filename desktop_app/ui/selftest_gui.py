@@ -81,10 +81,6 @@ def open_main_window(data_dir: Path, timeout_s: float = 120.0) -> dict[str, Any]
     return info
 
 
-def qt_version() -> str:
-    return qVersion()
-
-
 class _PaintWatcher(QObject):
     """Records the time of the first paint event of one widget (or any top-level window)."""
 

@@ -197,13 +197,6 @@ class Sidebar(QWidget):
     def current_case(self) -> Any:
         return next((c for c in self._cases if c.id == self.case_id), None)
 
-    def select_case(self, case_id: str) -> None:
-        i = self.case_combo.findData(case_id)
-        if i >= 0:
-            self.case_combo.setCurrentIndex(i)
-        else:
-            self.reload_cases(select=case_id)
-
     def new_case(self) -> None:
         name = dialogs.ask_text(self, self.tr("New case"), self.tr("Case name:"))
         if not name:
