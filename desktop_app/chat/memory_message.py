@@ -4,8 +4,10 @@ language of the user interface (the memory layer chooses the notes; the chat wor
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from desktop_app.memory.types import CATEGORY_LABELS_EN, Note
+if TYPE_CHECKING:
+    from desktop_app.memory.types import Note
 
 PREAMBLE_ZH = "以下是与本案相关的长程记忆，视为已知事实（若与用户新的陈述冲突，以用户为准）："
 PREAMBLE_EN = (
@@ -23,6 +25,8 @@ def format_memories(notes: Sequence[Note], language: str = "zh_CN") -> str:
     note's date is the day it was recorded, in the user's local time zone."""
     if not notes:
         return ""
+    from desktop_app.memory.types import CATEGORY_LABELS_EN  # loaded with the engine already
+
     english = _english(language)
     lines = [PREAMBLE_EN if english else PREAMBLE_ZH]
     for n, note in enumerate(notes, start=1):

@@ -32,6 +32,8 @@ Where each responsibility lives (the engine is a façade over these):
     io.py                 JSON Lines / Markdown import and export
 """
 
+from typing import TYPE_CHECKING, Any
+
 from desktop_app.core.errors import (
     CaseNotFoundError,
     InvalidInputError,
@@ -40,8 +42,6 @@ from desktop_app.core.errors import (
     StorageError,
 )
 from desktop_app.memory.changes import Changes
-from desktop_app.memory.embedder import Embedder, USEMultilingualEmbedder, default_embedder
-from desktop_app.memory.engine import MemoryEngine
 from desktop_app.memory.types import (
     CATEGORIES,
     CATEGORY_LABELS_EN,
@@ -61,6 +61,31 @@ from desktop_app.memory.types import (
     Recall,
     ScoreParts,
 )
+
+if TYPE_CHECKING:
+    from desktop_app.memory.embedder import Embedder, USEMultilingualEmbedder, default_embedder
+    from desktop_app.memory.engine import MemoryEngine
+
+# The engine and the embedder pull in numpy, pyarrow and (at open) lancedb: they load on first
+# use, so the chat and the UI can import the value types above before the window paints.
+_LAZY = {
+    "MemoryEngine": "desktop_app.memory.engine",
+    "Embedder": "desktop_app.memory.embedder",
+    "USEMultilingualEmbedder": "desktop_app.memory.embedder",
+    "default_embedder": "desktop_app.memory.embedder",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CATEGORIES",

@@ -13,9 +13,9 @@ from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.scope import sql_in_scope
 from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
-from desktop_app.memory.types import Conversation, Message
+from desktop_app.memory.types import DEFAULT_CONVERSATION_TITLE, Conversation, Message
 
-DEFAULT_TITLE = "新对话"
+DEFAULT_TITLE = DEFAULT_CONVERSATION_TITLE
 ROLES = frozenset({"user", "assistant", "system"})
 
 

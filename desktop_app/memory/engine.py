@@ -31,8 +31,8 @@ from desktop_app.memory.index import NoteIndex
 from desktop_app.memory.index_sync import IndexSync, ProgressCallback
 from desktop_app.memory.ingest import Ingestion
 from desktop_app.memory.job_runner import JobRunner
-from desktop_app.memory.job_steps import JobReport, JobSteps, turn_job_key
-from desktop_app.memory.jobs import ENRICH, EXTRACT, JobCounts, JobQueue
+from desktop_app.memory.job_steps import JobReport, JobSteps
+from desktop_app.memory.jobs import ENRICH, EXTRACT, JobCounts, JobQueue, turn_job_key
 from desktop_app.memory.notes_repository import NotesRepository
 from desktop_app.memory.ranking import FusionParams
 from desktop_app.memory.search import Search

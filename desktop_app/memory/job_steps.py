@@ -9,7 +9,6 @@ once.  The queue itself is jobs.py; the thread that runs due jobs is job_runner.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 from collections.abc import Iterable, Sequence
@@ -51,15 +50,6 @@ class StepEngine(Protocol):
     def add_notes(self, items: Iterable[dict[str, Any]]) -> list[AddResult]: ...
     def neighbours_of(self, note: Note, k: int | None = None) -> list[Note]: ...
     def mark_reused(self, note_id: str) -> None: ...
-
-
-def turn_job_key(
-    user_text: str, assistant_text: str, case_id: str | None, conversation_id: str | None
-) -> str:
-    """The dedupe key of one chat turn's extraction job (the same turn is never queued
-    twice; the chat looks its job's outcome up by it)."""
-    digest = hashlib.sha256(f"{case_id}|{user_text}|{assistant_text}".encode()).hexdigest()[:32]
-    return f"{EXTRACT}:{conversation_id or '-'}:{digest}"
 
 
 @dataclass(frozen=True, slots=True)

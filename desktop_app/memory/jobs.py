@@ -8,6 +8,7 @@ idempotent: the same turn or note is never queued twice.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -42,6 +43,15 @@ class JobCounts:
     running: int
     failed: int
     done: int
+
+
+def turn_job_key(
+    user_text: str, assistant_text: str, case_id: str | None, conversation_id: str | None
+) -> str:
+    """The dedupe key of one chat turn's extraction job (the same turn is never queued
+    twice; the chat finds its job's outcome by it)."""
+    digest = hashlib.sha256(f"{case_id}|{user_text}|{assistant_text}".encode()).hexdigest()[:32]
+    return f"{EXTRACT}:{conversation_id or '-'}:{digest}"
 
 
 def backoff_seconds(attempts: int) -> float:

@@ -18,6 +18,8 @@ CATEGORY_LABELS_EN: dict[str, str] = {
     "偏好": "Preference",
 }
 DEFAULT_CATEGORY = "事实"
+#: the title of a conversation before its first question names it
+DEFAULT_CONVERSATION_TITLE = "新对话"
 
 NOTE_STATUSES: tuple[str, ...] = ("active", "superseded", "archived")
 

@@ -2,12 +2,21 @@
 
 The engine is opened in the background after the window's first paint (``import lancedb``
 and the embedder take seconds). Until it is ready, calls are queued and run as soon as it
-opens, so views need not care about start-up order. Views learn about changes through the
-``*Changed`` signals and re-query; nothing is cached here except the engine itself.
+opens, so views need not care about start-up order.
+
+What changed reaches the views through ONE signal, ``operationDidExecute(changes, origin)``
+(Anki's pattern): every :meth:`EngineHost.call` records what the engine changed
+(a :class:`desktop_app.memory.changes.Changes`), and so does each round of the engine's job
+runner.  Each view refreshes only when the changes concern what it shows, and skips the
+operations it started itself (``origin``).  Views never emit the host's signals.
+
+The engine's background work (the job runner, the backup schedule) is the engine's own; the
+host only starts it when the engine opens and stops it with the engine.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -21,10 +30,6 @@ from desktop_app.ui import llm_setup
 from desktop_app.ui.workers import Op, run_op
 
 log = logging.getLogger(__name__)
-
-JOBS_INTERVAL_MS = 20_000
-#: how often the automatic-backup schedule is checked (a snapshot is taken when one is due)
-BACKUP_CHECK_MS = 10 * 60_000
 
 EngineFactory = Callable[[Path, Any, Settings], Any]
 
@@ -61,12 +66,15 @@ def memory_config(settings: Settings) -> Any:
 class EngineHost(QObject):
     stateChanged = Signal(str)  # "loading" / "ready" / "failed"
     failed = Signal(object)  # the exception that stopped the engine from opening
-    casesChanged = Signal()
-    notesChanged = Signal(object, object)  # (case id or None for global, origin view or None)
-    conversationsChanged = Signal(object)  # case id
+    #: (Changes, the view that started the operation or None): what an operation changed
+    operationDidExecute = Signal(object, object)
+    #: a round of the job runner finished (JobReport): the chat picks what it learned
+    jobsReported = Signal(object)
     statsChanged = Signal(object)  # EngineStats
     llmChanged = Signal()
     connectivityChanged = Signal(str)  # "none" (not configured) / "online" / "offline" / "unknown"
+    #: the job runner's reports, hopping from its thread to the UI thread
+    _jobsFromRunner = Signal(object)
 
     def __init__(
         self,
@@ -92,16 +100,7 @@ class EngineHost(QObject):
         self._stats_timer.setInterval(300)  # coalesce bursts of changes into one stats query
         self._stats_timer.timeout.connect(self._query_stats)
         self.last_stats: Any = None
-        # pending memory jobs (queued while offline) are retried in a worker from time to time
-        self._jobs_timer = QTimer(self)
-        self._jobs_timer.setInterval(JOBS_INTERVAL_MS)
-        self._jobs_timer.timeout.connect(self.run_pending_jobs)
-        self._jobs_running = False
-        #: automatic snapshots of the database (desktop_app.memory.backups), made in a worker
-        self.backups: Any = None
-        self._backup_timer = QTimer(self)
-        self._backup_timer.setInterval(BACKUP_CHECK_MS)
-        self._backup_timer.timeout.connect(self.snapshot_if_due)
+        self._jobsFromRunner.connect(self._jobs_reported)
 
     # -- life cycle ------------------------------------------------------------------------
     def open(self) -> None:
@@ -134,22 +133,15 @@ class EngineHost(QObject):
         queued, self._queue = self._queue, []
         for start in queued:
             start()
-        self.casesChanged.emit()
         self.refresh_stats()
-        self._jobs_timer.start()
-        QTimer.singleShot(2000, self.run_pending_jobs)
-        from desktop_app.memory.backups import BackupManager
+        # the engine's own threads: the job runner (its reports hop to the UI thread through
+        # a queued signal) and the backup schedule
+        self.engine.start_background_work(on_jobs=self._jobsFromRunner.emit)
 
-        self.backups = BackupManager(self.engine)
-        self._backup_timer.start()
-        QTimer.singleShot(5000, self.snapshot_if_due)
-
-    def snapshot_if_due(self) -> None:
-        """An automatic snapshot when the schedule says one is due (in a worker; a failed
-        backup is logged by the manager and never disturbs the user)."""
-        manager = self.backups
-        if manager is not None and self.engine is not None:
-            run_op(manager.maybe_snapshot, name="auto-backup")
+    @property
+    def backups(self) -> Any:
+        """The backups of the open engine (snapshots, restore, forget), or None."""
+        return self.engine.backups if self.engine is not None else None
 
     def _open_failed(self, exc: BaseException) -> None:
         log.error("engine failed to open", exc_info=exc)
@@ -162,13 +154,10 @@ class EngineHost(QObject):
         self.stateChanged.emit(state)
 
     def close(self) -> None:
-        self._jobs_timer.stop()
-        self._backup_timer.stop()
-        self.backups = None
         engine, self.engine = self.engine, None
         if engine is not None:
             try:
-                engine.close()
+                engine.close()  # stops its job runner and backup schedule first
             except Exception:
                 log.exception("engine close failed")
         if self.llm is not None and hasattr(self.llm, "close"):
@@ -183,18 +172,14 @@ class EngineHost(QObject):
         the replaced database is kept as a "pre-restore" backup, and the index catches up
         with the restored notes at open."""
         engine, self.engine = self.engine, None
-        self.backups = None
-        self._backup_timer.stop()
         self._set_state("loading")
         data_dir, llm, settings, factory = self.data_dir, self.llm, self.settings, self._factory
 
         def work() -> tuple[Any, Any]:
-            from desktop_app.memory.backups import restore_database
+            from desktop_app.memory.backups import restore_and_reopen
 
-            if engine is not None:
-                engine.close()
-            restore_database(data_dir, Path(backup))
-            return llm, factory(data_dir, llm, settings)
+            reopen = lambda folder: factory(folder, llm, settings)  # noqa: E731
+            return llm, restore_and_reopen(data_dir, Path(backup), engine, reopen)
 
         def ok(result: tuple[Any, Any]) -> None:
             self._opened(result)
@@ -209,23 +194,56 @@ class EngineHost(QObject):
     # -- calls -----------------------------------------------------------------------------
     def call(
         self,
-        fn: Callable[[Any], Any],
+        fn: Callable[..., Any],
         on_success: Callable[[Any], None] | None = None,
         on_failure: Callable[[BaseException], None] | None = None,
         *,
         name: str = "",
         on_finally: Callable[[], None] | None = None,
+        on_progress: Callable[[Any], None] | None = None,
+        origin: object = None,
     ) -> Op | None:
         """Run ``fn(engine)`` in a worker; queued until the engine is open.
 
-        Returns the :class:`Op`, or None when the call was queued.
+        ``fn`` may also take ``report`` and ``cancel`` (see workers.run_op).  What the
+        engine changed meanwhile is published once the callbacks ran, as
+        ``operationDidExecute(changes, origin)`` (also after a failure: a turn may have
+        stored the question before the model failed).  Returns the :class:`Op`, or None
+        when the call was queued.
         """
+        try:
+            wanted = {p for p in inspect.signature(fn).parameters if p in ("report", "cancel")}
+        except (TypeError, ValueError):
+            wanted = set()
+
         def start() -> Op:
             engine = self.engine
+            recorded: list[Any] = []
+
+            def work(report: Callable[[Any], None], cancel: Any) -> Any:
+                extra = {"report": report, "cancel": cancel}
+                with engine.recording() as change_log:
+                    try:
+                        return fn(engine, **{k: extra[k] for k in wanted})
+                    finally:
+                        recorded.append(change_log)
+
+            def published(callback: Callable[[Any], None] | None) -> Callable[[Any], None]:
+                def deliver(value: Any) -> None:
+                    try:
+                        if callback is not None:
+                            callback(value)
+                    finally:
+                        if recorded:
+                            self._publish(recorded[0].changes, origin)
+
+                return deliver
+
             return run_op(
-                lambda: fn(engine),
-                on_success=on_success,
-                on_failure=on_failure,
+                work,
+                on_success=published(on_success),
+                on_failure=published(on_failure) if on_failure is not None else None,
+                on_progress=on_progress,
                 on_finally=on_finally,
                 name=name or getattr(fn, "__name__", "engine-call"),
             )
@@ -239,31 +257,18 @@ class EngineHost(QObject):
         self._queue.append(start)
         return None
 
-    def run_pending_jobs(self) -> None:
-        """Run a few due memory jobs (extraction, construction) when a model is configured."""
-        engine = self.engine
-        if engine is None or self.llm is None or self._jobs_running or not hasattr(engine, "run_pending_jobs"):
-            return
-        self._jobs_running = True
-
-        def done(report: Any) -> None:
-            if getattr(report, "done", 0):
-                self.notify_notes_changed(None)
-            problem = getattr(report, "last_problem", "")
-            if problem:
-                log.info("memory jobs deferred: %s", problem)
+    def _publish(self, changes: Any, origin: object) -> None:
+        if changes:
+            self.operationDidExecute.emit(changes, origin)
             self.refresh_stats()
 
-        def finish() -> None:
-            self._jobs_running = False
-
-        run_op(
-            lambda: engine.run_pending_jobs(max_jobs=5),
-            on_success=done,
-            on_failure=lambda exc: log.warning("memory jobs failed: %r", exc),
-            on_finally=finish,
-            name="memory-jobs",
-        )
+    def _jobs_reported(self, report: Any) -> None:
+        """A round of the engine's job runner finished (UI thread)."""
+        if report.last_problem:
+            log.info("memory jobs deferred: %s", report.last_problem)
+        self.jobsReported.emit(report)
+        self._publish(report.changes, None)
+        self.refresh_stats()
 
     def refresh_stats(self) -> None:
         self._stats_timer.start()
@@ -274,11 +279,6 @@ class EngineHost(QObject):
     def _got_stats(self, stats: Any) -> None:
         self.last_stats = stats
         self.statsChanged.emit(stats)
-
-    def notify_notes_changed(self, case_id: str | None, origin: object = None) -> None:
-        """Tell every view that notes of ``case_id`` changed; ``origin`` already shows it."""
-        self.notesChanged.emit(case_id, origin)
-        self.refresh_stats()
 
     # -- the LLM ---------------------------------------------------------------------------
     def apply_settings(self, settings: Settings) -> None:
@@ -294,18 +294,26 @@ class EngineHost(QObject):
     def _use_llm(self, llm: Any, settings: Settings) -> None:
         old, self.llm = self.llm, llm
         self._set_connectivity("none" if llm is None else "unknown")
+        config = memory_config(settings)
+
+        def close_old() -> None:
+            if old is not None and old is not llm and hasattr(old, "close"):
+                try:
+                    old.close()
+                except Exception:
+                    log.debug("old llm close failed", exc_info=True)
+
         if self.engine is not None:
-            # the new client serves the next call at once; making the waiting jobs due
-            # again is a database write, so that part runs in a worker
-            self.engine.llm = llm
-            if llm is not None:
-                self.call(lambda e: e.retry_jobs_now(), name="retry-jobs")
-            self.engine.set_config(memory_config(settings))
-        if old is not None and old is not llm and hasattr(old, "close"):
-            try:
-                old.close()
-            except Exception:
-                log.debug("old llm close failed", exc_info=True)
+            # through the engine's own methods, in a worker (making the waiting jobs due
+            # again is a database write); the old client is closed once the engine holds
+            # the new one
+            def hand_over(e: Any) -> None:
+                e.set_config(config)
+                e.set_llm(llm)
+
+            self.call(hand_over, on_finally=close_old, name="use-llm")
+        else:
+            close_old()
         self.llmChanged.emit()
 
     def report_llm_result(self, exc: BaseException | None) -> None:

@@ -4,11 +4,13 @@ feeds it from the engine in workers."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from desktop_app.core.errors import NotFoundError
 from desktop_app.ui.engine_host import EngineHost
 
 log = logging.getLogger(__name__)
@@ -34,11 +36,14 @@ class GraphTab(QWidget):
         # only once the engine is open — the worker has imported all that by then, so the
         # UI thread neither pays for it before the first paint nor waits on the import lock.
         host.stateChanged.connect(self._maybe_build)
-        host.notesChanged.connect(self._notes_changed)
+        host.operationDidExecute.connect(self._operation_executed)
         self._maybe_build(host.state)
 
     def _maybe_build(self, state: str) -> None:
-        if state != "ready" or self.view is not None:
+        if state != "ready":
+            return
+        if self.view is not None:  # reopened (a restore): the notes may all differ
+            self._mark_dirty()
             return
         try:
             from desktop_app.ui.graph import GraphView
@@ -48,27 +53,27 @@ class GraphTab(QWidget):
         self.view = GraphView(self)
         self.layout().replaceWidget(self._placeholder, self.view)
         self._placeholder.hide()
-        # the detail panel asks synchronously; these are single-row SQLite reads (< 1 ms)
-        self.view.set_providers(self._note, self._history)
+        # the detail panel's note and history come from a worker, never the UI thread
+        self.view.set_details_loader(self._load_details)
         self.view.noteActivated.connect(self.openNoteRequested)
         self.view.positionsChanged.connect(self._save_positions)
         self._dirty = True
         if self.isVisible():
             self.reload()
 
-    def _note(self, note_id: str) -> Any:
-        engine = self.host.engine
-        try:
-            return engine.get_note(note_id) if engine else None
-        except Exception:
-            return None
+    def _load_details(self, note_id: str, deliver: Callable[[Any, Any], None]) -> None:
+        def fetch(e: Any) -> tuple[Any, Any]:
+            try:
+                return e.get_note(note_id), e.note_history(note_id)
+            except NotFoundError:  # deleted meanwhile: the node still shows what it has
+                return None, []
 
-    def _history(self, note_id: str) -> Any:
-        engine = self.host.engine
-        try:
-            return engine.note_history(note_id) if engine else []
-        except Exception:
-            return []
+        self.host.call(
+            fetch,
+            lambda r: deliver(*r),
+            lambda exc: log.warning("note details: %r", exc),
+            name="graph-note-details",
+        )
 
     def set_case(self, case_id: str | None) -> None:
         self.case_id = case_id
@@ -81,11 +86,15 @@ class GraphTab(QWidget):
         if self._dirty:
             self.reload()
 
-    def _notes_changed(self, case_id: object, _origin: object) -> None:
-        if case_id == self.case_id or case_id is None:
-            self._dirty = True
-            if self.isVisible():
-                self.reload()
+    def _operation_executed(self, changes: Any, _origin: object) -> None:
+        # the graph shows the case's own notes and links (no global ones)
+        if self.case_id is not None and changes.touches_notes(self.case_id, include_global=False):
+            self._mark_dirty()
+
+    def _mark_dirty(self) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self.reload()
 
     def reload(self) -> None:
         if self.view is None:

@@ -184,7 +184,6 @@ class MainWindow(QMainWindow):
             self.host.settings.demo_offered = True
             self.status.showMessage(self.tr("Demo case loaded."), 4000)
             self.sidebar.reload_cases(select=case_id)
-            self.host.notify_notes_changed(case_id)
 
         self.host.call(
             lambda e: e.import_jsonl(path),

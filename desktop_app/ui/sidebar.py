@@ -150,9 +150,11 @@ class Sidebar(QWidget):
         self.conv_list.addAction(self.act_rename_conv)
         self.conv_list.addAction(self.act_delete_conv)
 
-        host.casesChanged.connect(self.reload_cases)
-        host.conversationsChanged.connect(self._conversations_changed)
+        host.operationDidExecute.connect(self._operation_executed)
+        host.stateChanged.connect(self._engine_state)
         self._update_enabled()
+        if host.state == "ready":
+            self.reload_cases()
 
     # -- cases -----------------------------------------------------------------------------
     def reload_cases(self, select: str | None = None) -> None:
@@ -205,6 +207,7 @@ class Sidebar(QWidget):
             lambda e: e.create_case(name),
             lambda case: self.reload_cases(select=case.id),
             self._show_error,
+            origin=self,
             name="create-case",
         )
 
@@ -219,6 +222,7 @@ class Sidebar(QWidget):
             lambda e: e.rename_case(case.id, name),
             lambda _r: self.reload_cases(select=case.id),
             self._show_error,
+            origin=self,
             name="rename-case",
         )
 
@@ -237,6 +241,7 @@ class Sidebar(QWidget):
             lambda e: e.archive_case(case.id, archived),
             lambda _r: self.reload_cases(select=None if archived else case.id),
             self._show_error,
+            origin=self,
             name="archive-case",
         )
 
@@ -255,8 +260,16 @@ class Sidebar(QWidget):
             name="list-conversations",
         )
 
-    def _conversations_changed(self, case_id: object) -> None:
-        if case_id == self.case_id:
+    def _engine_state(self, state: str) -> None:
+        if state == "ready":  # opened, or reopened after a restore: everything may differ
+            self.reload_cases()
+
+    def _operation_executed(self, changes: Any, origin: object) -> None:
+        if origin is self:
+            return  # our own operations reload (and select) in their callbacks
+        if changes.cases:
+            self.reload_cases()
+        elif self.case_id in changes.conversations:
             self.reload_conversations()
 
     def _set_conversations(self, case_id: str | None, convs: list[Any]) -> None:
@@ -300,6 +313,7 @@ class Sidebar(QWidget):
             lambda e: e.create_conversation(case_id, title),
             lambda conv: self.reload_conversations(select=conv.id),
             self._show_error,
+            origin=self,
             name="create-conversation",
         )
 
@@ -314,6 +328,7 @@ class Sidebar(QWidget):
             lambda e: e.rename_conversation(conv.id, title),
             lambda _r: self.reload_conversations(select=conv.id),
             self._show_error,
+            origin=self,
             name="rename-conversation",
         )
 
@@ -332,6 +347,7 @@ class Sidebar(QWidget):
             lambda e: e.delete_conversation(conv.id),
             lambda _r: self.reload_conversations(),
             self._show_error,
+            origin=self,
             name="delete-conversation",
         )
 

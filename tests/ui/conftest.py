@@ -103,5 +103,4 @@ def make_host(qtbot, tmp_path, embedder, no_dialogs):
     yield make
     wait_all(10_000)
     for h in hosts:
-        h._jobs_timer.stop()
         h.close()

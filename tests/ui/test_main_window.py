@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from desktop_app.memory.changes import Changes
 from desktop_app.ui.main_window import TAB_GRAPH, TAB_NOTES, MainWindow
 
 
@@ -17,7 +18,7 @@ def _window(qtbot, host):
 def test_first_run_offers_demo_and_explains_the_provider(qtbot, make_host):
     host = make_host(llm=None)
     win = _window(qtbot, host)
-    host.casesChanged.emit()
+    host.operationDidExecute.emit(Changes(cases=True), None)
     qtbot.waitUntil(lambda: win.chat.banner.isVisible(), timeout=15_000)
     assert "demo" in win.chat.banner_label.text().lower()
     assert win.status.model_label.text() == "No model connected"

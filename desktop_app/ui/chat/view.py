@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.chat import ChatPipeline, describe_error
-from desktop_app.chat.pipeline import collapse_retries
+from desktop_app.chat import describe_error
+from desktop_app.chat.conversation import ConversationController, TurnPlan
 from desktop_app.core.errors import NotFoundError
 from desktop_app.ui import i18n, texts
 from desktop_app.ui.chat.composer import Composer
@@ -28,11 +28,10 @@ from desktop_app.ui.chat.memories_popup import MemoriesPopup
 from desktop_app.ui.chat.message import ErrorCard, MessageWidget
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
-from desktop_app.ui.workers import Op, run_op
+from desktop_app.ui.workers import Op
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TITLES = {"New chat", "新对话"}
 CONTENT_WIDTH = 860  # readable line length, centred like the chat apps people like
 RENDER_INTERVAL_MS = 50  # streamed Markdown is re-rendered at most this often
 
@@ -40,15 +39,17 @@ RENDER_INTERVAL_MS = 50  # streamed Markdown is re-rendered at most this often
 class _Turn:
     """The one reply being streamed."""
 
-    def __init__(self, conversation_id: str, widget: MessageWidget, user_text: str) -> None:
-        self.conversation_id = conversation_id
+    def __init__(self, plan: TurnPlan, widget: MessageWidget) -> None:
+        self.plan = plan
         self.widget = widget
-        self.user_text = user_text
         self.buffer = ""
         self.op: Op | None = None
 
 
 class ChatView(QWidget):
+    """Displays one conversation; what to do (titles, retry, memory switch, learning) is
+    decided by the Qt-free :class:`ConversationController`."""
+
     settingsRequested = Signal()
     showNotesRequested = Signal(object)  # list of note ids
     conversationCreated = Signal(object)  # Conversation
@@ -58,14 +59,13 @@ class ChatView(QWidget):
     def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.host = host
-        self.case_id: str | None = None
-        self.conversation: Any = None
-        self.memory_enabled = True
+        self.controller = ConversationController(
+            lambda: host.engine, lambda: host.llm, i18n.current
+        )
         self._turn: _Turn | None = None
         self._creating = False  # a first message is waiting for its conversation to exist
         self._load_token = 0
         self._messages: list[QWidget] = []
-        self._last_user_text = ""
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -146,29 +146,44 @@ class ChatView(QWidget):
 
         host.stateChanged.connect(lambda _s: self._refresh_chrome())
         host.llmChanged.connect(self._refresh_chrome)
+        host.jobsReported.connect(self._jobs_reported)
         self._update_memory_toggle()
         self._refresh_chrome()
 
     # -- public ----------------------------------------------------------------------------
     @property
+    def case_id(self) -> str | None:
+        return self.controller.case_id
+
+    @property
+    def conversation(self) -> Any:
+        return self.controller.conversation
+
+    @property
+    def memory_enabled(self) -> bool:
+        return self.controller.memory_enabled
+
+    @property
     def streaming(self) -> bool:
         return self._turn is not None or self._creating
 
     def set_case(self, case_id: str | None) -> None:
-        if case_id != self.case_id:
-            self.case_id = case_id
-            self.set_conversation(None)
+        if self.controller.case_id != case_id:
+            if self._turn is not None:
+                self._abandon_turn()
+            self.controller.set_case(case_id)
+            self._update_memory_toggle()
+            self._clear_messages()
         self._refresh_chrome()
 
     def set_conversation(self, conv: Any) -> None:
         if conv is not None and self.conversation is not None and conv.id == self.conversation.id:
-            self.conversation = conv
+            self.controller.open(conv)
             self._refresh_chrome()
             return
         if self._turn is not None:
             self._abandon_turn()
-        self.conversation = conv
-        self.memory_enabled = bool(getattr(conv, "memory_enabled", True)) if conv else True
+        self.controller.open(conv)
         self._update_memory_toggle()
         self._clear_messages()
         self._refresh_chrome()
@@ -238,15 +253,21 @@ class ChatView(QWidget):
         self.banner.show()
 
     def _memory_toggled(self, on: bool) -> None:
-        self.memory_enabled = on
+        store = self.controller.memory_switch_changes(on)
         self._update_memory_toggle()
         conv = self.conversation
-        if conv is not None and bool(getattr(conv, "memory_enabled", True)) != on:
+        if store and conv is not None:
+            controller = self.controller
             self.host.call(
-                lambda e: e.set_conversation_memory(conv.id, on),
-                lambda _r: self.host.conversationsChanged.emit(conv.case_id),
+                lambda _e: controller.store_memory_switch(conv.id, on),
+                self._conversation_stored,
+                origin=self,
                 name="set-memory",
             )
+
+    def _conversation_stored(self, conv: Any) -> None:
+        if self.conversation is not None and conv.id == self.conversation.id:
+            self.controller.open(conv)
 
     def _update_memory_toggle(self) -> None:
         on = self.memory_enabled
@@ -306,14 +327,10 @@ class ChatView(QWidget):
         if token != self._load_token:
             return
         self._clear_messages()
-        for m in collapse_retries(messages):
-            if m.role not in ("user", "assistant"):
-                continue
+        for m in self.controller.shown_messages(messages):
             w = self._add_message(m.role, m.content)
             if m.role == "assistant":
                 w.set_injected(list(m.injected_note_ids or ()))
-            else:
-                self._last_user_text = m.content
         self._update_retry_buttons()
         self._refresh_chrome()
         QTimer.singleShot(0, self._scroll_to_bottom)
@@ -335,17 +352,7 @@ class ChatView(QWidget):
             return
         self.composer.set_text("")
         if self.conversation is None:
-            case_id = self.case_id
-            title = _title_from(text)
-            memory = self.memory_enabled
-
-            def create(e: Any) -> Any:
-                conv = e.create_conversation(case_id, title)
-                if not memory:
-                    e.set_conversation_memory(conv.id, False)
-                    conv = next((c for c in e.list_conversations(case_id) if c.id == conv.id), conv)
-                return conv
-
+            case_id, memory, controller = self.case_id, self.memory_enabled, self.controller
             self._creating = True
             self.composer.setEnabled(False)
 
@@ -354,14 +361,20 @@ class ChatView(QWidget):
                 self.composer.setEnabled(True)
                 self._add_error(exc)
 
-            self.host.call(create, lambda conv: self._created_then_send(conv, text), failed, name="create-conversation")
+            self.host.call(
+                lambda _e: controller.create_conversation(case_id, text, memory),
+                lambda conv: self._created_then_send(conv, text),
+                failed,
+                origin=self,
+                name="create-conversation",
+            )
             return
         self._start_turn(text, retry=False)
 
     def _created_then_send(self, conv: Any, text: str) -> None:
         self._creating = False
         self.composer.setEnabled(True)
-        self.conversation = conv
+        self.controller.open(conv)
         self._refresh_chrome()
         self.conversationCreated.emit(conv)
         self._start_turn(text, retry=False)
@@ -376,7 +389,7 @@ class ChatView(QWidget):
             w = self._messages.pop()
             self.column_layout.removeWidget(w)
             w.deleteLater()
-        self._start_turn(self._last_user_text, retry=True)
+        self._start_turn("", retry=True)
 
     def stop(self) -> None:
         if self._turn is not None and self._turn.op is not None:
@@ -391,40 +404,33 @@ class ChatView(QWidget):
         self.composer.set_streaming(False)
 
     def _start_turn(self, text: str, *, retry: bool) -> None:
-        conv = self.conversation
+        plan = self.controller.plan_turn(text, retry=retry)
+        if plan is None:
+            return
         if not retry:
-            self._add_message("user", text)
-            self._last_user_text = text
+            self._add_message("user", plan.text)
         widget = self._add_message("assistant", "")
         widget.set_pending(True)
-        turn = _Turn(conv.id, widget, text)
+        turn = _Turn(plan, widget)
         self._turn = turn
         self.composer.set_streaming(True)
         self._update_retry_buttons()
+        controller = self.controller
 
-        pipeline = ChatPipeline(self.host.engine, self.host.llm, i18n.current())
-        memory = self.memory_enabled
-        rename = conv.title in DEFAULT_TITLES and not retry
-
-        def work(report: Any, cancel: Any) -> Any:
-            if rename:
-                pipeline.engine.rename_conversation(conv.id, _title_from(text))
-            return pipeline.run_turn(
-                conv.id,
-                conv.case_id,
-                text,
-                memory_enabled=memory,
-                retry=retry,
+        def work(_engine: Any, report: Any, cancel: Any) -> Any:
+            return controller.run_turn(
+                plan,
                 on_prepared=lambda p: report(("prepared", [n.id for n in p.injected])),
                 on_delta=lambda d: report(("delta", d)),
                 cancel=cancel,
             )
 
-        turn.op = run_op(
+        turn.op = self.host.call(
             work,
             on_progress=lambda v: self._turn_progress(turn, v),
-            on_success=lambda outcome: self._turn_done(turn, outcome, pipeline, rename),
-            on_failure=lambda exc: self._turn_failed(turn, exc, rename),
+            on_success=lambda outcome: self._turn_done(turn, outcome),
+            on_failure=lambda exc: self._turn_failed(turn, exc),
+            origin=self,
             name="chat-turn",
         )
 
@@ -459,10 +465,8 @@ class ChatView(QWidget):
         self.composer.set_streaming(False)
         return True
 
-    def _turn_done(self, turn: _Turn, outcome: Any, pipeline: ChatPipeline, renamed: bool) -> None:
+    def _turn_done(self, turn: _Turn, outcome: Any) -> None:
         self.host.report_llm_result(None)
-        if renamed:
-            self.host.conversationsChanged.emit(self.case_id)
         if not self._finish_turn_ui(turn):
             return
         turn.widget.set_pending(False)
@@ -471,14 +475,11 @@ class ChatView(QWidget):
         if outcome.cancelled:
             turn.widget.set_stopped()
         self._update_retry_buttons()
-        if outcome.prepared.memory_enabled and not outcome.cancelled and outcome.reply.strip():
-            self._extract(turn.widget, pipeline, outcome)
+        self._learn(turn.widget, outcome)
 
-    def _turn_failed(self, turn: _Turn, exc: BaseException, renamed: bool) -> None:
+    def _turn_failed(self, turn: _Turn, exc: BaseException) -> None:
         log.info("chat turn failed: %r", exc)
         self.host.report_llm_result(exc)
-        if renamed:
-            self.host.conversationsChanged.emit(self.case_id)
         if not self._finish_turn_ui(turn):
             return
         if turn.buffer.strip():
@@ -491,22 +492,29 @@ class ChatView(QWidget):
         self._add_error(exc)
         self._update_retry_buttons()
 
-    def _extract(self, widget: MessageWidget, pipeline: ChatPipeline, outcome: Any) -> None:
-        case_id = outcome.prepared.case_id
+    def _learn(self, widget: MessageWidget, outcome: Any) -> None:
+        """Queue what this turn teaches as a memory job; the engine's job runner takes it,
+        and the reply's chip shows the result when its report comes (``_jobs_reported``)."""
+        controller = self.controller
 
-        def done(results: list[Any]) -> None:
-            self.host.notify_notes_changed(case_id)
+        def queued(key: str | None) -> None:
+            if key is not None:
+                controller.expect_learning(key, widget)
+
+        self.host.call(
+            lambda _e: controller.queue_learning(outcome),
+            queued,
+            lambda exc: log.warning("extraction not queued: %r", exc),
+            origin=self,
+            name="queue-extraction",
+        )
+
+    def _jobs_reported(self, report: Any) -> None:
+        for widget, notes in self.controller.learned(report):
             try:
-                widget.set_learned([r.note for r in results])
+                widget.set_learned(notes)
             except RuntimeError:  # the widget was closed meanwhile
                 pass
-
-        run_op(
-            lambda: pipeline.extract(outcome),
-            on_success=done,
-            on_failure=lambda exc: (log.warning("extraction failed: %r", exc), self.host.refresh_stats()),
-            name="extract",
-        )
 
     # -- chips -----------------------------------------------------------------------------
     def _open_memories(self, note_ids: list[str]) -> None:
@@ -535,7 +543,3 @@ class ChatView(QWidget):
         popup.open()
         self._last_popup = popup
 
-
-def _title_from(text: str) -> str:
-    line = " ".join(text.split())
-    return line[:28] + ("…" if len(line) > 28 else "")

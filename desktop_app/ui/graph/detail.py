@@ -16,6 +16,10 @@ log = logging.getLogger(__name__)
 
 NoteProvider = Callable[[str], Note | None]
 HistoryProvider = Callable[[str], Sequence[HistoryEntry]]
+#: asynchronous alternative to the providers: ``loader(note_id, deliver)`` fetches off the UI
+#: thread and later calls ``deliver(note, history)`` on it
+Delivery = Callable[[Note | None, Sequence[HistoryEntry]], None]
+DetailsLoader = Callable[[str, Delivery], None]
 
 
 class DetailPanel(QWidget):
@@ -26,6 +30,7 @@ class DetailPanel(QWidget):
         super().__init__(parent)
         self.note_provider: NoteProvider | None = None
         self.history_provider: HistoryProvider | None = None
+        self.details_loader: DetailsLoader | None = None
         self.browser = QTextBrowser(self)
         self.browser.setOpenLinks(False)
         self.edit_button = QPushButton(self.tr("Edit in Notes"), self)
@@ -51,14 +56,25 @@ class DetailPanel(QWidget):
         return self._node_id
 
     def show_node(self, node: GraphNode | None) -> None:
-        """Show a node; the full note and its history come from the providers (the engine's
-        get_note / note_history are primary-key SQLite reads, cheap enough for a click)."""
+        """Show a node; the full note and its history come from the details loader (off the
+        UI thread; the node shows at once, its details when they arrive) or from the
+        synchronous providers."""
         self._node_id = node.id if node else ""
         self.edit_button.setEnabled(node is not None)
         self.focus_button.setEnabled(node is not None)
         if node is None:
             hint = self.tr("Click a note to see its details.")  # lupdate misses tr() in f-strings
             self.browser.setHtml(f"<p style='color:#888'>{hint}</p>")
+            return
+        if self.details_loader is not None:
+            self.browser.setHtml(detail_html(node, None, ()))
+            node_id = node.id
+
+            def deliver(note: Note | None, history: Sequence[HistoryEntry]) -> None:
+                if self._node_id == node_id:  # the user may have clicked on meanwhile
+                    self.browser.setHtml(detail_html(node, note, history))
+
+            self.details_loader(node_id, deliver)
             return
         note: Note | None = None
         history: Sequence[HistoryEntry] = ()

@@ -16,7 +16,7 @@ from desktop_app.memory.types import Graph
 from .canvas import GraphCanvas
 from .compat import guard_none_refcount
 from .controls import GraphControls
-from .detail import DetailPanel, HistoryProvider, NoteProvider
+from .detail import DetailPanel, DetailsLoader, HistoryProvider, NoteProvider
 from .export import export_image
 from .layout import LayoutParams, seed_positions
 from .model import Filters, GraphModel
@@ -111,6 +111,11 @@ class GraphView(QWidget):
         ``engine.get_note`` and ``engine.note_history``)."""
         self.details.note_provider = note_provider
         self.details.history_provider = history_provider
+
+    def set_details_loader(self, loader: DetailsLoader | None) -> None:
+        """Load a clicked note's details off the UI thread (the app's way: an engine call in
+        a worker); takes precedence over the synchronous providers."""
+        self.details.details_loader = loader
 
     def set_graph(
         self, graph: Graph, positions: Mapping[str, tuple[float, float]] | None = None

@@ -203,7 +203,8 @@ class NotesView(QWidget):
         self.detail.deleteRequested.connect(self.delete_note)
         self.detail.unlinkRequested.connect(self._unlink)
         self.detail.openNoteRequested.connect(self.select_note)
-        host.notesChanged.connect(self._notes_changed)
+        host.operationDidExecute.connect(self._operation_executed)
+        host.stateChanged.connect(lambda state: state == "ready" and self.apply_filters())
         self._update_actions()
 
     # -- filters ---------------------------------------------------------------------------
@@ -352,12 +353,11 @@ class NotesView(QWidget):
             self.model.replace_note(note)
             if self._selected_id == note_id:
                 self._load_detail(note_id)
-            self.host.notify_notes_changed(self.case_id, self)
             if note.status != (self.status.currentData() or note.status):
                 # expired / restored: it no longer matches the status filter
                 self.apply_filters()
 
-        self.host.call(fn, done, self._error, name="edit-note")
+        self.host.call(fn, done, self._error, origin=self, name="edit-note")
 
     def add_note(self) -> None:
         if self.host.engine is None:
@@ -380,13 +380,13 @@ class NotesView(QWidget):
                 "unchanged": self.tr("That memory already exists."),
             }.get(result.action, "")
             self.statusMessage.emit(action)
-            self.host.notify_notes_changed(case_id, self)
             self.apply_filters()
 
         self.host.call(
             lambda e: e.add_note(content, case_id=case_id, category=category, source="manual", pinned=pinned, tags=tags),
             done,
             self._error,
+            origin=self,
             name="add-note",
         )
 
@@ -414,14 +414,13 @@ class NotesView(QWidget):
             self.model.remove_note(note_id)
             self._selected_id = None
             self.detail.show_note(None)
-            self.host.notify_notes_changed(self.case_id, self)
             self._update_count()
             if self.mode_group.checkedId() == 1:
                 self._load_timeline()
             if report is not None and report.still_holding and note is not None:
                 self._offer_backup_purge(note.content, report.still_holding)
 
-        self.host.call(forget, done, self._error, name="delete-note")
+        self.host.call(forget, done, self._error, origin=self, name="delete-note")
 
     def _offer_backup_purge(self, text: str, holding: list[Any]) -> None:
         """Some backups still hold the text elsewhere (a chat message quoting it): say
@@ -459,10 +458,9 @@ class NotesView(QWidget):
         self._pending_select = keep.id
 
         def done(_note: Any) -> None:
-            self.host.notify_notes_changed(self.case_id, self)
             self.apply_filters()
 
-        self.host.call(lambda e: e.merge_notes(keep.id, other.id), done, self._error, name="merge-notes")
+        self.host.call(lambda e: e.merge_notes(keep.id, other.id), done, self._error, origin=self, name="merge-notes")
 
     def link_selected(self) -> None:
         notes = self.selected_notes()
@@ -472,7 +470,6 @@ class NotesView(QWidget):
 
         def done(_r: Any) -> None:
             self.statusMessage.emit(self.tr("Linked."))
-            self.host.notify_notes_changed(self.case_id, self)
             if self._selected_id in (a.id, b.id):
                 self._load_detail(self._selected_id)
 
@@ -480,21 +477,21 @@ class NotesView(QWidget):
             lambda e: e.link_notes(a.id, b.id, kind="manual", strength=1.0, reason="linked by hand"),
             done,
             self._error,
+            origin=self,
             name="link-notes",
         )
 
     def _unlink(self, src: str, dst: str) -> None:
         def done(_r: Any) -> None:
-            self.host.notify_notes_changed(self.case_id, self)
             if self._selected_id:
                 self._load_detail(self._selected_id)
 
-        self.host.call(lambda e: e.unlink_notes(src, dst), done, self._error, name="unlink-notes")
+        self.host.call(lambda e: e.unlink_notes(src, dst), done, self._error, origin=self, name="unlink-notes")
 
-    def _notes_changed(self, case_id: object, origin: object) -> None:
+    def _operation_executed(self, changes: Any, origin: object) -> None:
         if origin is self:
-            return
-        if case_id == self.case_id or case_id is None:
+            return  # our own edits already updated the table
+        if changes.touches_notes(self.case_id):
             self.apply_filters()
 
     def _table_menu(self, pos: Any) -> None:
@@ -532,11 +529,9 @@ class NotesView(QWidget):
 
         def done(results: list[Any]) -> None:
             self.statusMessage.emit(self.tr("Imported %n memories.", "", len(results)))
-            self.host.notify_notes_changed(case_id, self)
-            self.host.casesChanged.emit()
             self.apply_filters()
 
-        self.host.call(lambda e: e.import_jsonl(path, case_id=case_id), done, self._error, name="import")
+        self.host.call(lambda e: e.import_jsonl(path, case_id=case_id), done, self._error, origin=self, name="import")
 
     def export_jsonl(self) -> None:
         path = dialogs.save_file(self, self.tr("Export memories"), "lexmem-notes.jsonl", self.tr("JSON Lines (*.jsonl)"))
