@@ -1,0 +1,26 @@
+"""The index follows SQLite: one embedding text for every path that writes a vector."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from desktop_app.memory.index_sync import embedding_text, stamp
+
+
+def test_added_and_reindexed_vectors_come_from_the_same_text(engine, embedder):
+    note = engine.add_note("租赁合同约定押金在退租后七日内退还", tags=["押金", "租赁"]).note
+    added = engine._index.vectors_for([note.id])[note.id]
+    expected = embedder.embed([embedding_text(note)])[0]
+    assert np.allclose(added, expected, atol=1e-5)
+    engine.rebuild_index()  # the re-index path
+    rebuilt = engine._index.vectors_for([note.id])[note.id]
+    assert np.allclose(rebuilt, added, atol=1e-5)
+    assert engine._index.stamps()[note.id] == stamp(engine.get_note(note.id))
+
+
+def test_an_edit_of_the_context_reaches_the_vector_at_once(engine, embedder):
+    note = engine.add_note("合同于三月签订").note
+    edited = engine.update_note(note.id, context="这是买卖合同，标的为笔记本电脑")
+    vector = engine._index.vectors_for([note.id])[note.id]
+    assert "笔记本电脑" in embedding_text(edited)
+    assert np.allclose(vector, embedder.embed([embedding_text(edited)])[0], atol=1e-5)
