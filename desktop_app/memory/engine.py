@@ -32,11 +32,11 @@ from desktop_app.memory.index_sync import IndexSync, ProgressCallback
 from desktop_app.memory.ingest import Ingestion
 from desktop_app.memory.job_runner import JobRunner
 from desktop_app.memory.job_steps import JobReport, JobSteps
-from desktop_app.memory.jobs import ENRICH, EXTRACT, JobCounts, JobQueue, turn_job_key
+from desktop_app.memory.jobs import ENRICH, JobCounts, JobQueue
 from desktop_app.memory.notes_repository import NotesRepository
 from desktop_app.memory.ranking import FusionParams
 from desktop_app.memory.search import Search
-from desktop_app.memory.store import Store, to_iso, utcnow
+from desktop_app.memory.store import Store
 from desktop_app.memory.types import (
     AddResult,
     Case,
@@ -102,7 +102,7 @@ class MemoryEngine:
             self._notes, index, self._index_sync, embedder, lambda: self.config, lambda: self.fusion
         )
         self._graph = GraphBuilder(store, self._notes)
-        self._steps = JobSteps(self, self._jobs)
+        self._steps = JobSteps(self, self._jobs, store)
 
     # ==================================================================== life cycle
 
@@ -504,33 +504,12 @@ class MemoryEngine:
         waits).  ``wait=True`` runs it now, then enriches each new note, and returns the
         results; otherwise (or if the LLM is unavailable) it returns [] and the job runner
         takes it.  Small talk yields nothing."""
-        if not (user_text or "").strip() and not (assistant_text or "").strip():
-            return []
-        self._cases.check(case_id)
-        message_time = message_time or utcnow()
-        key = turn_job_key(user_text, assistant_text, case_id, conversation_id)
-        payload = {
-            "user_text": user_text or "",
-            "assistant_text": assistant_text or "",
-            "case_id": case_id,
-            "conversation_id": conversation_id,
-            "message_time": to_iso(message_time),
-            "source": source,
-        }
-        with self._store.write() as conn:
-            self._jobs.enqueue(conn, EXTRACT, payload, key)
+        results = self._steps.ingest_turn(
+            user_text, assistant_text, case_id, conversation_id, message_time, source, wait
+        )
         self._changes.jobs_changed()
         if not wait or self.llm is None:
             self.kick_jobs()
-            return []
-        added = self._steps.run_inline(key) or []
-        results = []
-        for result in added:
-            if result.action == "added":
-                upgraded = self._steps.run_inline(f"{ENRICH}:{result.note.id}")
-                results.append(upgraded or result)
-            else:
-                results.append(result)
         return results
 
     def run_pending_jobs(self, max_jobs: int | None = None) -> JobReport:
@@ -611,22 +590,9 @@ class MemoryEngine:
         """Load notes from JSON Lines, all or nothing.  An optional first line
         ``{"case": {"name": ..., "description": ...}}`` creates the case when ``case_id`` is
         not given.  A bad line raises InvalidInputError naming its line number."""
-        from desktop_app.memory.io import parse_jsonl
+        from desktop_app.memory.io import import_jsonl
 
-        header, items = parse_jsonl(Path(path))
-        created_case = None
-        if case_id is None and header is not None:
-            created_case = self.create_case(header.get("name", ""), header.get("description", ""))
-            case_id = created_case.id
-        self._cases.check(case_id)
-        for item in items:
-            item["case_id"] = None if item.pop("scope", "case") == "global" else case_id
-        try:
-            return self.add_notes(items)
-        except Exception:
-            if created_case is not None:  # all or nothing: no empty case left behind
-                self._cases.discard(created_case.id)
-            raise
+        return import_jsonl(Path(path), case_id, self._cases, self.add_notes)
 
     def export_jsonl(self, path: str | os.PathLike[str], case_id: str | None) -> int:
         from desktop_app.memory.io import write_jsonl

@@ -3,16 +3,44 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_app.core.errors import InvalidInputError
 from desktop_app.memory.store import to_iso
 from desktop_app.memory.text import clean_content
-from desktop_app.memory.types import CATEGORIES, CATEGORY_LABELS_EN, Case, Note
+from desktop_app.memory.types import CATEGORIES, CATEGORY_LABELS_EN, AddResult, Case, Note
+
+if TYPE_CHECKING:
+    from desktop_app.memory.cases import Cases
 
 _ALLOWED = {"content", "category", "created_at", "source", "tags", "pinned", "scope"}
+
+
+def import_jsonl(
+    path: Path,
+    case_id: str | None,
+    cases: Cases,
+    add_notes: Callable[[list[dict[str, Any]]], list[AddResult]],
+) -> list[AddResult]:
+    """Load notes from JSON Lines, all or nothing (see MemoryEngine.import_jsonl): the
+    file's case header creates the case when none is given, and goes again if the notes
+    cannot be added."""
+    header, items = parse_jsonl(path)
+    created_case = None
+    if case_id is None and header is not None:
+        created_case = cases.create(header.get("name", ""), header.get("description", ""))
+        case_id = created_case.id
+    cases.check(case_id)
+    for item in items:
+        item["case_id"] = None if item.pop("scope", "case") == "global" else case_id
+    try:
+        return add_notes(items)
+    except Exception:
+        if created_case is not None:  # all or nothing: no empty case left behind
+            cases.discard(created_case.id)
+        raise
 
 
 def parse_jsonl(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:

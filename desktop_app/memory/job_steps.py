@@ -24,8 +24,8 @@ from desktop_app.core.errors import (
 )
 from desktop_app.memory import agentic
 from desktop_app.memory.changes import Changes
-from desktop_app.memory.jobs import ENRICH, EXTRACT, Job, JobQueue
-from desktop_app.memory.store import from_iso, utcnow
+from desktop_app.memory.jobs import ENRICH, EXTRACT, Job, JobQueue, turn_job_key
+from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
 from desktop_app.memory.types import AddResult, Case, HistoryEntry, Note
 
 log = logging.getLogger(__name__)
@@ -87,10 +87,51 @@ def _results(value: Any) -> tuple[AddResult, ...]:
 
 
 class JobSteps:
-    def __init__(self, engine: StepEngine, queue: JobQueue) -> None:
+    def __init__(self, engine: StepEngine, queue: JobQueue, store: Store) -> None:
         self._engine = engine
         self._queue = queue
+        self._store = store
         self._run_lock = threading.Lock()
+
+    # ----------------------------------------------------------------- queueing
+
+    def ingest_turn(
+        self,
+        user_text: str,
+        assistant_text: str,
+        case_id: str | None,
+        conversation_id: str | None,
+        message_time: datetime | None,
+        source: str | None,
+        wait: bool,
+    ) -> list[AddResult]:
+        """Queue the extraction of one chat turn (see MemoryEngine.ingest_turn); with
+        ``wait`` run it now and enrich what it added."""
+        if not (user_text or "").strip() and not (assistant_text or "").strip():
+            return []
+        if case_id is not None:
+            self._engine.get_case(case_id)  # CaseNotFoundError before anything is queued
+        key = turn_job_key(user_text, assistant_text, case_id, conversation_id)
+        payload = {
+            "user_text": user_text or "",
+            "assistant_text": assistant_text or "",
+            "case_id": case_id,
+            "conversation_id": conversation_id,
+            "message_time": to_iso(message_time or utcnow()),
+            "source": source,
+        }
+        with self._store.write() as conn:
+            self._queue.enqueue(conn, EXTRACT, payload, key)
+        if not wait or self._engine.llm is None:
+            return []
+        results = []
+        for result in self.run_inline(key) or []:
+            if result.action == "added":
+                upgraded = self.run_inline(f"{ENRICH}:{result.note.id}")
+                results.append(upgraded or result)
+            else:
+                results.append(result)
+        return results
 
     # ----------------------------------------------------------------- running jobs
 
