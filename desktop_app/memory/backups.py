@@ -691,7 +691,9 @@ class BackupManager:
                 keep=self.keep,
             )
         if running:
-            self.start()
+            # the schedule belongs to the reopened engine now: its close stops it
+            owned = getattr(self.engine, "backups", None)
+            (owned if isinstance(owned, BackupManager) else self).start()
         return self.engine
 
     # -- forget --------------------------------------------------------------------------
