@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from desktop_app.core.errors import StorageError
-from desktop_app.memory.scope import quote_ids
+from desktop_app.memory.scope import quote_ids, scope_key
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +192,7 @@ class NoteIndex:
         return pa.table(
             {
                 "id": [r.id for r in rows],
-                "case_id": [r.case_id or "" for r in rows],
+                "case_id": [scope_key(r.case_id) for r in rows],
                 "status": [r.status for r in rows],
                 "terms": [r.terms for r in rows],
                 "vector": pa.FixedSizeListArray.from_arrays(

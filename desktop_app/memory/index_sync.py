@@ -20,6 +20,7 @@ import numpy as np
 from desktop_app.memory.embedder import Embedder
 from desktop_app.memory.index import IndexRow, NoteIndex
 from desktop_app.memory.notes_repository import NotesRepository
+from desktop_app.memory.scope import scope_key
 from desktop_app.memory.store import Store, to_iso, utcnow
 from desktop_app.memory.text import fts_text
 from desktop_app.memory.types import Note
@@ -56,7 +57,7 @@ def stamp(note: Note) -> str:
             embedding_text(note),
             terms_text(note),
             note.status,
-            note.case_id or "",
+            scope_key(note.case_id),
             str(epoch(note.created_at)),
         )
     )

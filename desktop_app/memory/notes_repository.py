@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from desktop_app.core.errors import InvalidInputError, NoteNotFoundError
-from desktop_app.memory.scope import sql_in_scope, sql_same_scope_key
+from desktop_app.memory.scope import scope_key, sql_in_scope, sql_same_scope_key
 from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
 from desktop_app.memory.types import NOTE_STATUSES, HistoryEntry, Link, Note
 
@@ -130,7 +130,7 @@ class NotesRepository:
         row = self._store.query_one(
             f"SELECT {NOTE_COLUMNS} FROM notes WHERE {sql_same_scope_key()} = ? "
             "AND content_hash = ? AND status = 'active' LIMIT 1",
-            (case_id or "", content_hash),
+            (scope_key(case_id), content_hash),
         )
         return row_to_note(row) if row is not None else None
 
