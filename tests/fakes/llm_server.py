@@ -11,6 +11,15 @@ with a queue of :class:`Reply` objects and/or a responder callable.
         ...
         assert srv.calls == 2 and srv.requests[0].response_format["type"] == "json_schema"
 
+It can also play the providers' quirks that the LLM layer must survive: OpenAI o-series / gpt-5
+(``fixed_temperature``: a ``temperature`` other than 1 gets the real HTTP 400 body;
+``rejects_max_tokens``: ``max_tokens`` is refused in favour of ``max_completion_tokens``),
+DeepSeek's output limit (``max_tokens_limit``), Ollama holding the headers while it loads a
+model (``Reply(delay=...)``), dribbled streams (``chunk_delay``), reasoning models
+(``Reply(reasoning=...)`` or ``<think>`` in the content), answers cut by the token budget
+(``Reply.truncated``, ``needs_tokens``) and connections dropped before or during a reply.
+``disconnects`` counts the requests whose client went away before the answer was complete.
+
 Every request is recorded (path, headers incl. Authorization, body, messages, response_format),
 and the server counts chat calls and tokens (prompt tokens estimated exactly as
 ``desktop_app.llm.tokens`` does), so benchmarks can report LLM calls and tokens per operation.
@@ -19,6 +28,7 @@ and the server counts chat calls and tokens (prompt tokens estimated exactly as
 from __future__ import annotations
 
 import json
+import select
 import socket
 import threading
 import time
@@ -39,6 +49,45 @@ DEEPSEEK_REFUSAL = {
     }
 }
 
+#: LM Studio refuses json_object (its error is a bare string, not an object).
+LMSTUDIO_JSON_OBJECT_REFUSAL = {"error": "'response_format.type' must be 'json_schema' or 'text'"}
+
+
+def openai_temperature_refusal(value: object) -> dict:
+    """OpenAI o-series / gpt-5 on ``temperature`` other than the default (real body)."""
+    return {
+        "error": {
+            "message": f"Unsupported value: 'temperature' does not support {value} with this "
+            "model. Only the default (1) value is supported.",
+            "type": "invalid_request_error",
+            "param": "temperature",
+            "code": "unsupported_value",
+        }
+    }
+
+
+OPENAI_MAX_TOKENS_REFUSAL = {
+    "error": {
+        "message": "Unsupported parameter: 'max_tokens' is not supported with this model. "
+        "Use 'max_completion_tokens' instead.",
+        "type": "invalid_request_error",
+        "param": "max_tokens",
+        "code": "unsupported_parameter",
+    }
+}
+
+
+def deepseek_max_tokens_refusal(limit: int) -> dict:
+    """DeepSeek on a ``max_tokens`` above the model's output limit (real body)."""
+    return {
+        "error": {
+            "message": f"Invalid max_tokens value, the valid range of max_tokens is [1, {limit}]",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": "invalid_request_error",
+        }
+    }
+
 
 @dataclass
 class Reply:
@@ -47,8 +96,15 @@ class Reply:
     ``content`` is the assistant text (ignored when ``status`` != 200 or ``raw`` is set).
     ``raw`` is sent as the body verbatim (malformed JSON, odd shapes). ``usage=False`` omits
     the usage block (the client must then estimate). ``delay`` sleeps before answering
-    (timeouts); ``chunk_delay`` between stream chunks. ``cut_after`` closes the socket after
-    that many content chunks of a stream, without the terminating chunk.
+    (timeouts; before the response headers, as Ollama does while it loads a model);
+    ``chunk_delay`` between stream chunks. ``cut_after`` closes the socket after that many
+    content chunks of a stream, without the terminating chunk; ``drop`` closes it before
+    answering at all.
+
+    ``reasoning`` is a reasoning model's thinking, sent in ``reasoning_field`` of the message
+    (streamed before the content). ``needs_tokens``: the answer only fits a budget of that
+    many tokens; a request with a smaller (or no) ``max_tokens`` / ``max_completion_tokens``
+    gets the first half of it with ``finish_reason: "length"``.
     """
 
     content: str = "ok"
@@ -63,6 +119,10 @@ class Reply:
     cut_after: int | None = None
     finish_reason: str = "stop"
     model: str | None = None
+    reasoning: str | None = None
+    reasoning_field: str = "reasoning_content"
+    drop: bool = False
+    needs_tokens: int | None = None
 
     @classmethod
     def text(cls, content: str, **kw: Any) -> Reply:
@@ -100,6 +160,17 @@ class Reply:
     @classmethod
     def malformed(cls) -> Reply:
         return cls(raw=b'{"id": "chatcmpl-x", "choices": [ {"message": ')
+
+    @classmethod
+    def truncated(cls, content: str, keep: int | None = None, **kw: Any) -> Reply:
+        """The first ``keep`` characters (default: half) of ``content``, cut by the budget."""
+        keep = len(content) // 2 if keep is None else keep
+        return cls(content=content[:keep], finish_reason="length", **kw)
+
+    @classmethod
+    def dropped(cls) -> Reply:
+        """The connection closes without an answer (a crashed server, a flaky proxy)."""
+        return cls(drop=True)
 
 
 @dataclass
@@ -160,9 +231,20 @@ class FakeLLMServer:
         known_models: set[str] | None = None,
         responder: Responder | None = None,
         default: Reply | None = None,
+        fixed_temperature: bool = False,
+        rejects_max_tokens: bool = False,
+        max_tokens_limit: int | None = None,
+        json_object_refusal: dict | None = None,
     ) -> None:
         self.json_schema = json_schema
         self.json_object = json_object
+        #: o-series / gpt-5: any temperature but the default (1) is refused with HTTP 400
+        self.fixed_temperature = fixed_temperature
+        #: o-series / gpt-5: max_tokens is refused; max_completion_tokens is the name
+        self.rejects_max_tokens = rejects_max_tokens
+        #: DeepSeek: a max_tokens above this is refused with HTTP 400
+        self.max_tokens_limit = max_tokens_limit
+        self.json_object_refusal = json_object_refusal or DEEPSEEK_REFUSAL
         self.api_key = api_key
         self.models = list(models or ["fake-chat", "fake-memory"])
         self.known_models = known_models
@@ -175,6 +257,9 @@ class FakeLLMServer:
         self.calls = 0  # chat completion requests, refusals included
         self.prompt_tokens = 0
         self.completion_tokens = 0
+        #: requests whose client went away before the answer was complete (cancel, timeout)
+        self.disconnects = 0
+        self.disconnected = threading.Event()
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -254,6 +339,29 @@ class FakeLLMServer:
                 "total_tokens": self.prompt_tokens + self.completion_tokens,
             }
 
+    def _note_disconnect(self) -> None:
+        with self._lock:
+            self.disconnects += 1
+        self.disconnected.set()
+
+    def _refusal(self, body: dict) -> dict | None:
+        """The provider's HTTP 400 body for a request it does not accept, or None."""
+        fmt = (body.get("response_format") or {}).get("type")
+        if fmt == "json_schema" and not self.json_schema:
+            return DEEPSEEK_REFUSAL
+        if fmt == "json_object" and not self.json_object:
+            return self.json_object_refusal
+        temperature = body.get("temperature")
+        if self.fixed_temperature and temperature is not None and temperature != 1:
+            return openai_temperature_refusal(temperature)
+        if self.rejects_max_tokens and "max_tokens" in body:
+            return OPENAI_MAX_TOKENS_REFUSAL
+        budget = body.get("max_tokens")
+        if self.max_tokens_limit is not None and budget is not None:
+            if budget > self.max_tokens_limit:
+                return deepseek_max_tokens_refusal(self.max_tokens_limit)
+        return None
+
     def _next_reply(self, body: dict) -> Reply:
         with self._lock:
             if self._queue:
@@ -277,6 +385,17 @@ class _QuietServer(ThreadingHTTPServer):
         if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
             return
         super().handle_error(request, client_address)
+
+
+def _fit_budget(reply: Reply, body: dict) -> Reply:
+    """``needs_tokens``: cut the answer in half unless the request's budget is big enough."""
+    if reply.needs_tokens is None:
+        return reply
+    budget = body.get("max_completion_tokens") or body.get("max_tokens")
+    if budget is not None and budget >= reply.needs_tokens:
+        return reply
+    cut = reply.content[: len(reply.content) // 2]
+    return Reply(**{**reply.__dict__, "content": cut, "finish_reason": "length", "chunks": None})
 
 
 def _as_reply(r: Reply | str | dict) -> Reply:
@@ -369,14 +488,15 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             if server.known_models is not None and model not in server.known_models:
                 self._send_reply_plain(Reply.model_not_found(str(model)), body)
                 return
-            fmt = (body.get("response_format") or {}).get("type")
-            if (fmt == "json_schema" and not server.json_schema) or (
-                fmt == "json_object" and not server.json_object
-            ):
-                self._send_json(400, DEEPSEEK_REFUSAL)
+            refusal = server._refusal(body)
+            if refusal is not None:
+                self._send_json(400, refusal)
                 return
-            reply = server._next_reply(body)
-            if reply.delay and server._stopping.wait(reply.delay):
+            reply = _fit_budget(server._next_reply(body), body)
+            if reply.delay and not self._wait(reply.delay):
+                return
+            if reply.drop:
+                self._cut()
                 return
             try:
                 if body.get("stream") and reply.status == 200 and reply.raw is None:
@@ -384,7 +504,25 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 else:
                     self._send_reply_plain(reply, body)
             except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (timeout, cancel): nothing to do
+                server._note_disconnect()  # the client gave up (timeout, cancel)
+
+        def _wait(self, seconds: float) -> bool:
+            """Sleep, watching the client: False if it went away (or the server stops)."""
+            deadline = time.monotonic() + seconds
+            while (left := deadline - time.monotonic()) > 0:
+                if server._stopping.is_set():
+                    return False
+                readable, _, _ = select.select([self.connection], [], [], min(left, 0.02))
+                if readable:
+                    try:
+                        gone = self.connection.recv(1, socket.MSG_PEEK) == b""
+                    except OSError:
+                        gone = True
+                    if gone:
+                        server._note_disconnect()
+                        return False
+                    time.sleep(min(left, 0.02))  # pipelined bytes: not ours to read
+            return True
 
         def _usage(self, body: dict | None, content: str) -> dict:
             prompt = estimate_messages_tokens((body or {}).get("messages") or [])
@@ -405,6 +543,9 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 return
             with server._lock:
                 server.completion_tokens += estimate_tokens(reply.content)
+            message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+            if reply.reasoning is not None:
+                message[reply.reasoning_field] = reply.reasoning
             obj: dict[str, Any] = {
                 "id": f"chatcmpl-fake{server.calls}",
                 "object": "chat.completion",
@@ -414,7 +555,7 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 "choices": [
                     {
                         "index": 0,
-                        "message": {"role": "assistant", "content": reply.content},
+                        "message": message,
                         "logprobs": None,
                         "finish_reason": reply.finish_reason,
                     }
@@ -456,12 +597,17 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self.send_header(k, v)
             self.end_headers()
             self._event(chunk({"role": "assistant", "content": ""}, None))
+            thinking = reply.reasoning or ""
+            for i in range(0, len(thinking), 4):
+                if reply.chunk_delay and not self._wait(reply.chunk_delay):
+                    return
+                self._event(chunk({reply.reasoning_field: thinking[i : i + 4]}, None))
             sent = ""
             for n, piece in enumerate(pieces):
                 if reply.cut_after is not None and n >= reply.cut_after:
                     self._cut()
                     return
-                if reply.chunk_delay and server._stopping.wait(reply.chunk_delay):
+                if reply.chunk_delay and not self._wait(reply.chunk_delay):
                     return
                 self._event(chunk({"content": piece}, None))
                 sent += piece
