@@ -19,7 +19,18 @@ first, English after), which the UI shows as is; ``str(exc)`` stays technical fo
         ├── EndpointUnreachableError  network down, wrong base URL, timeout
         ├── ModelNotFoundError    the model name does not exist on the endpoint
         ├── RateLimitedError      429 (``retry_after`` seconds, if the server said)
+        ├── ProxyConfigError      the proxy setting cannot work (SOCKS without socksio, bad URL)
         └── BadResponseError      malformed JSON, schema mismatch, cut stream, 5xx
+            ├── InvalidAnswerError    the structured answer is unusable (also a ValueError)
+            │   └── SchemaValidationError  it does not match the schema (``errors``)
+            ├── TruncatedResponseError  the token budget cut the answer off
+            └── RequestRejectedError    HTTP 400 that no fallback can fix (context too long…)
+
+Warnings are not errors: nothing failed, but the user should know. They carry a
+``user_message`` too and are handed to the UI as values (``LLMClient.warnings``), not raised.
+
+    LexMemWarning
+    └── PlaintextKeyWarning       the API key would travel unencrypted to a non-local host
 """
 
 from __future__ import annotations
@@ -121,4 +132,65 @@ class BadResponseError(LLMError):
     default_user_message = (
         "模型返回了无法理解的结果，稍后会自动重试。 / "
         "The model returned something unusable; it will be retried."
+    )
+
+
+class ProxyConfigError(LLMError):
+    default_user_message = (
+        "代理设置无法使用，请在设置中检查代理（或选择不使用代理）。 / "
+        "The proxy setting cannot be used; check it in Settings (or choose no proxy)."
+    )
+
+
+class InvalidAnswerError(BadResponseError, ValueError):
+    """The model's structured answer cannot be used (no JSON, nested too deeply, wrong shape).
+
+    Also a ``ValueError``, so the structured-output chain (and the steps' ``check`` hooks,
+    which raise ``ValueError``) treat every invalid answer alike: retried once with the reason.
+    """
+
+
+class SchemaValidationError(InvalidAnswerError):
+    """The JSON does not match the schema; ``errors`` lists every mismatch with its path and
+    ``coercions`` what was repaired before (both end up in the job's error text)."""
+
+    def __init__(self, errors: list[str], coercions: list[str] | tuple[str, ...] = ()) -> None:
+        self.errors = list(errors)
+        self.coercions = list(coercions)
+        text = "; ".join(self.errors[:8]) + (" ..." if len(self.errors) > 8 else "")
+        if self.coercions:
+            text += " (coerced: " + "; ".join(self.coercions[:8]) + ")"
+        super().__init__(text)
+
+
+class TruncatedResponseError(BadResponseError):
+    default_user_message = (
+        "模型的回答太长，被截断了；稍后会自动重试。 / "
+        "The model's answer was cut off (too long); it will be retried."
+    )
+
+
+class RequestRejectedError(BadResponseError):
+    default_user_message = (
+        "模型服务拒绝了这个请求（参数或内容不被接受）。 / "
+        "The model endpoint rejected the request (a parameter or the content was not accepted)."
+    )
+
+
+class LexMemWarning(UserWarning):
+    """Something the user should know although nothing failed; shown, never raised."""
+
+    default_user_message = "请注意。 / Please note."
+
+    def __init__(self, message: str = "", *, user_message: str | None = None) -> None:
+        super().__init__(message or self.default_user_message)
+        self.user_message = user_message or self.default_user_message
+
+
+class PlaintextKeyWarning(LexMemWarning):
+    default_user_message = (
+        "该服务地址使用 http（未加密），API 密钥和案件内容将以明文经网络发送；"
+        "请改用 https，或仅在本机 / 局域网使用 http。 / "
+        "This endpoint uses plain http: the API key and the case text would travel "
+        "unencrypted; use https, or plain http only on this computer or the local network."
     )

@@ -2,7 +2,14 @@
 
 The API key is never stored here (it lives in the OS keyring through SecretStore); any
 field whose name looks like a secret is dropped on load and on save, so a hand-edited file
-cannot smuggle one in either.
+cannot smuggle one in either. A proxy URL is kept without its password for the same reason.
+
+``llm_endpoints`` is what the LLM layer learnt about the configured endpoint and models (the
+structured-output mode that worked, the parameters the endpoint refuses), so a restart does
+not pay for the refusals again. It is written by the LLM layer through
+:class:`EndpointKnowledgeFile` while the app runs, so :func:`save_settings` keeps what the file
+holds rather than an older copy from memory, and forgets every entry that does not belong to
+the saved endpoint and models (a settings change of endpoint or model invalidates it).
 """
 
 from __future__ import annotations
@@ -11,15 +18,25 @@ import json
 import logging
 import os
 import tempfile
+import threading
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from desktop_app.core.urls import normalize_base_url
 
 log = logging.getLogger(__name__)
 
 LANGUAGES = ("", "zh_CN", "en")  # "" = follow the system locale
 THEMES = ("system", "light", "dark")
+#: "none": connect directly; "system": the proxy of the OS / environment; "custom": proxy_url.
+#: Local and LAN endpoints always connect directly (desktop_app.llm.proxy).
+PROXY_MODES = ("none", "system", "custom")
 _SECRET_MARKERS = ("key", "secret", "token", "password")
+
+# One writer at a time for the settings file (the UI's save and the LLM layer's learning).
+_file_lock = threading.RLock()
 
 
 @dataclass(slots=True)
@@ -29,6 +46,8 @@ class Settings:
     base_url: str = "https://api.deepseek.com/v1"
     chat_model: str = "deepseek-chat"
     memory_model: str = "deepseek-chat"
+    proxy_mode: str = "none"
+    proxy_url: str = ""  # without a password (that would belong in the keyring)
     # memory parameters (mirrors MemoryConfig fields the user may tune)
     recall_threshold: float = 0.3
     max_memories: int = 5
@@ -40,6 +59,8 @@ class Settings:
     last_case_id: str | None = None
     demo_offered: bool = False
     window_geometry: str = ""  # base64 of QWidget.saveGeometry, opaque here
+    #: normalised base URL → model → what was learnt (see EndpointKnowledgeFile)
+    llm_endpoints: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def validated(self) -> Settings:
@@ -52,8 +73,45 @@ class Settings:
         s.recall_threshold = min(max(float(s.recall_threshold), 0.0), 1.0)
         s.max_memories = min(max(int(s.max_memories), 0), 50)
         s.recency_weight = min(max(float(s.recency_weight), 0.0), 1.0)
+        if s.proxy_mode not in PROXY_MODES:
+            s.proxy_mode = "none"
+        s.proxy_url = _without_password(s.proxy_url.strip())
+        s.llm_endpoints = _endpoints_for(s, s.llm_endpoints)
         s.extra = {k: v for k, v in dict(s.extra).items() if not _looks_secret(k)}
         return s
+
+    def llm_targets(self) -> set[tuple[str, str]]:
+        """The (normalised base URL, model) pairs these settings talk to."""
+        if not self.base_url.strip():
+            return set()
+        url = normalize_base_url(self.base_url)
+        return {(url, m) for m in (self.chat_model, self.memory_model or self.chat_model) if m}
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{parts.username}@{host}" if parts.username else host
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def _endpoints_for(settings: Settings, endpoints: Any) -> dict[str, Any]:
+    """The well-formed entries of ``endpoints`` that belong to the settings' endpoint/models."""
+    if not isinstance(endpoints, dict):
+        return {}
+    kept: dict[str, dict[str, Any]] = {}
+    for url, model in sorted(settings.llm_targets()):
+        models = endpoints.get(url)
+        entry = models.get(model) if isinstance(models, dict) else None
+        if isinstance(entry, dict) and entry:
+            kept.setdefault(url, {})[model] = entry
+    return kept
 
 
 def _looks_secret(name: str) -> bool:
@@ -93,8 +151,62 @@ def load_settings(path: Path) -> Settings:
 
 
 def save_settings(settings: Settings, path: Path) -> None:
-    """Write atomically (temp file + replace) so a crash never leaves half a file."""
-    data = asdict(settings.validated())
+    """Write atomically (temp file + replace) so a crash never leaves half a file.
+
+    What the LLM layer learnt (``llm_endpoints``) is taken from the file when it has an entry:
+    the caller's copy may predate it. Entries of other endpoints or models are dropped.
+    """
+    with _file_lock:
+        merged = _merge_endpoints(settings.llm_endpoints, _read_endpoints(path))
+        settings = Settings(**{**asdict(settings), "llm_endpoints": merged})
+        _write(asdict(settings.validated()), path)
+
+
+def _read_endpoints(path: Path) -> dict[str, Any]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    endpoints = raw.get("llm_endpoints") if isinstance(raw, dict) else None
+    return endpoints if isinstance(endpoints, dict) else {}
+
+
+def _merge_endpoints(mine: Any, on_disk: dict[str, Any]) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for source in (mine if isinstance(mine, dict) else {}, on_disk):
+        for url, models in source.items():
+            if isinstance(models, dict):
+                merged.setdefault(url, {}).update(models)
+    return merged
+
+
+class EndpointKnowledgeFile:
+    """The ``llm_endpoints`` section of a settings file, read and written entry by entry.
+
+    The LLM layer's memory of an endpoint (``desktop_app.llm.knowledge``) persists through it:
+    ``load()`` at start, ``save(url, model, entry)`` whenever something new was learnt.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> dict[str, dict[str, dict[str, Any]]]:
+        return load_settings(self.path).llm_endpoints
+
+    def save(self, base_url: str, model: str, entry: dict[str, Any]) -> None:
+        with _file_lock:
+            settings = load_settings(self.path)
+            url = normalize_base_url(base_url)
+            if (url, model) not in settings.llm_targets():
+                # a client built for settings that were never saved (Settings → Test): its
+                # knowledge would be dropped at the next save anyway
+                log.debug("not remembering %s %s: not the configured endpoint", url, model)
+                return
+            settings.llm_endpoints.setdefault(url, {})[model] = dict(entry)
+            _write(asdict(settings.validated()), self.path)
+
+
+def _write(data: dict[str, Any], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
     try:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
+
+from desktop_app.core.urls import normalize_base_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,25 +77,20 @@ PRESETS: dict[str, ProviderPreset] = {
 
 DEFAULT_PROVIDER = "deepseek"
 
+__all__ = [
+    "DEFAULT_PROVIDER",
+    "PRESETS",
+    "ProviderPreset",
+    "get_preset",
+    "is_loopback",
+    "key_id_for",
+    "normalize_base_url",
+]
+
 
 def get_preset(provider_id: str) -> ProviderPreset:
     """The preset with this id; unknown ids get the custom preset."""
     return PRESETS.get(provider_id, PRESETS["custom"])
-
-
-def normalize_base_url(url: str) -> str:
-    """Canonical form of a base URL: scheme and host lower-cased, no trailing slash.
-
-    Used for keyring names and for the structured-output mode cache, so that
-    ``https://API.deepseek.com/v1/`` and ``https://api.deepseek.com/v1`` are the same endpoint.
-    """
-    url = url.strip()
-    parts = urlsplit(url)
-    if not parts.scheme or not parts.netloc:
-        return url.rstrip("/")
-    return urlunsplit(
-        (parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), parts.query, "")
-    )
 
 
 def is_loopback(url: str) -> bool:

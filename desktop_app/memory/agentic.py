@@ -20,6 +20,7 @@ from typing import Any, Literal
 from desktop_app.core.errors import InvalidInputError
 from desktop_app.llm.client import LLMClient
 from desktop_app.llm.prompts import render_prompt
+from desktop_app.memory import vocabulary  # noqa: F401  (registers MODIFY/更新/… with the validator)
 from desktop_app.memory.construction import Construction  # the offline step's result type too
 from desktop_app.memory.types import CATEGORIES, DEFAULT_CATEGORY
 

@@ -75,7 +75,11 @@ def test_temperature_is_dropped_for_chat_and_stream_too():
 
 
 def test_other_400_is_an_error_at_once_not_a_walk_through_the_modes(fake_llm):
-    fake_llm.push(Reply.fail(400, "Invalid 'messages[1].content': string too long.", code="string_above_max_length"))
+    fake_llm.push(
+        Reply.fail(
+            400, "Invalid 'messages[1].content': string too long.", code="string_above_max_length"
+        )
+    )
     with pytest.raises(RequestRejectedError) as info:
         _ask(_client(fake_llm))
     assert isinstance(info.value, BadResponseError)
@@ -121,9 +125,15 @@ def test_deepseek_output_limit_is_learnt_and_respected():
             None,
         ),
         (
-            {"error": {"message": "Invalid parameter: 'response_format' of type 'json_schema' is "
-             "not supported with this model.", "type": "invalid_request_error",
-             "param": "response_format", "code": None}},
+            {
+                "error": {
+                    "message": "Invalid parameter: 'response_format' of type 'json_schema' is "
+                    "not supported with this model.",
+                    "type": "invalid_request_error",
+                    "param": "response_format",
+                    "code": None,
+                }
+            },
             "format",
             None,
         ),
@@ -136,9 +146,15 @@ def test_deepseek_output_limit_is_learnt_and_respected():
             "stream_options",
         ),
         (
-            {"error": {"message": "This model's maximum context length is 65536 tokens. However, "
-             "you requested 70000 tokens (66000 in the messages, 4000 in the completion).",
-             "type": "invalid_request_error", "param": None, "code": "invalid_request_error"}},
+            {
+                "error": {
+                    "message": "This model's maximum context length is 65536 tokens. However, "
+                    "you requested 70000 tokens (66000 in the messages, 4000 in the completion).",
+                    "type": "invalid_request_error",
+                    "param": None,
+                    "code": "invalid_request_error",
+                }
+            },
             "context",
             None,
         ),
@@ -167,7 +183,9 @@ def test_classify_bad_request(body, kind, param):
 def test_classify_reads_the_limit_and_the_new_name():
     sent = {"max_tokens"}
     assert classify_bad_request(400, deepseek_max_tokens_refusal(8192), sent).limit == 8192
-    assert classify_bad_request(400, OPENAI_MAX_TOKENS_REFUSAL, sent).rename == "max_completion_tokens"
+    assert (
+        classify_bad_request(400, OPENAI_MAX_TOKENS_REFUSAL, sent).rename == "max_completion_tokens"
+    )
 
 
 def test_a_parameter_we_did_not_send_is_not_dropped():

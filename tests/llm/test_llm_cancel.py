@@ -76,7 +76,9 @@ def test_cancel_event_while_the_server_holds_the_headers(fake_llm):
 
 
 def test_cancel_event_between_two_slow_chunks_keeps_the_partial_answer(fake_llm):
-    fake_llm.push(Reply.text("根据合同第五条，", chunks=["根据", "合同第五条，", "违约金"], chunk_delay=3))
+    fake_llm.push(
+        Reply.text("根据合同第五条，", chunks=["根据", "合同第五条，", "违约金"], chunk_delay=3)
+    )
     cancel = threading.Event()
     stream = _client(fake_llm).stream_chat(MSG, cancel=cancel)
     consumer = Consumer(stream)

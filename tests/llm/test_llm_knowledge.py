@@ -21,7 +21,9 @@ SCHEMA = {"type": "object", "properties": {"a": {"type": "integer"}}, "required"
 
 
 def _settings(srv: FakeLLMServer, **kw) -> Settings:
-    return Settings(provider="custom", base_url=srv.base_url, chat_model="fake-chat", memory_model="", **kw)
+    return Settings(
+        provider="custom", base_url=srv.base_url, chat_model="fake-chat", memory_model="", **kw
+    )
 
 
 def _client(srv: FakeLLMServer, knowledge: EndpointKnowledge) -> LLMClient:
@@ -107,9 +109,18 @@ def test_the_memory_model_is_remembered_apart(tmp_path, fake_deepseek):
 
 def test_a_damaged_entry_is_ignored(tmp_path, fake_deepseek):
     path = tmp_path / "settings.json"
-    data = json.loads(json.dumps({"base_url": fake_deepseek.base_url, "chat_model": "fake-chat",
-                                  "memory_model": "", "llm_endpoints": {fake_deepseek.base_url: {
-                                      "fake-chat": {"json_mode": "telepathy", "drop": "all"}}}}))
+    data = json.loads(
+        json.dumps(
+            {
+                "base_url": fake_deepseek.base_url,
+                "chat_model": "fake-chat",
+                "memory_model": "",
+                "llm_endpoints": {
+                    fake_deepseek.base_url: {"fake-chat": {"json_mode": "telepathy", "drop": "all"}}
+                },
+            }
+        )
+    )
     path.write_text(json.dumps(data), encoding="utf-8")
     fake_deepseek.push(Reply.json({"a": 1}))
     assert _ask(_client(fake_deepseek, settings_knowledge(path))) == {"a": 1}

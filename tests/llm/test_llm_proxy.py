@@ -23,8 +23,16 @@ pytest_plugins = ["fakes.fixtures"]
 
 MSG = [{"role": "user", "content": "hi"}]
 KEY = "sk-case-secret-0123456789"
-PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
-              "all_proxy", "no_proxy")
+PROXY_VARS = (
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -77,7 +85,11 @@ def test_system_policy_with_socks_and_no_socksio_names_the_cause(monkeypatch):
 def test_custom_socks_proxy_without_socksio_names_the_cause(monkeypatch):
     monkeypatch.setitem(sys.modules, "socksio", None)
     with pytest.raises(ProxyConfigError):
-        _client(_config("https://api.openai.com/v1", proxy=ProxyPolicy("custom", "socks5://10.0.0.1:1080")))
+        _client(
+            _config(
+                "https://api.openai.com/v1", proxy=ProxyPolicy("custom", "socks5://10.0.0.1:1080")
+            )
+        )
 
 
 def test_stale_http_proxy_never_sees_the_key_of_a_lan_endpoint(monkeypatch, hosts):
@@ -98,7 +110,9 @@ def test_system_policy_sends_a_remote_endpoint_through_the_environment_proxy(mon
     with FakeHTTPProxy() as proxy, FakeLLMServer() as srv:
         monkeypatch.setenv("HTTP_PROXY", proxy.url)
         srv.push(Reply.text("经代理"))
-        client = _client(_config(f"http://llm.example.test:{srv.port}/v1", proxy=ProxyPolicy("system")))
+        client = _client(
+            _config(f"http://llm.example.test:{srv.port}/v1", proxy=ProxyPolicy("system"))
+        )
         assert client.chat(MSG).text == "经代理"
         assert [r.url for r in proxy.requests] == [
             f"http://llm.example.test:{srv.port}/v1/chat/completions"
@@ -119,7 +133,9 @@ def test_custom_proxy_is_used_and_plain_http_key_is_warned(hosts):
     with FakeHTTPProxy() as proxy, FakeLLMServer() as srv:
         srv.push(Reply.text("经指定代理"))
         client = _client(
-            _config(f"http://llm.example.test:{srv.port}/v1", proxy=ProxyPolicy("custom", proxy.url))
+            _config(
+                f"http://llm.example.test:{srv.port}/v1", proxy=ProxyPolicy("custom", proxy.url)
+            )
         )
         assert client.proxy_url == proxy.url
         assert [type(w) for w in client.warnings] == [PlaintextKeyWarning]
@@ -137,7 +153,9 @@ def test_no_proxy_is_honoured_by_the_system_policy(monkeypatch, hosts):
         monkeypatch.setenv("HTTP_PROXY", proxy.url)
         monkeypatch.setenv("NO_PROXY", "llm.example.test")
         srv.push(Reply.text("ok"))
-        _client(_config(f"http://llm.example.test:{srv.port}/v1", proxy=ProxyPolicy("system"))).chat(MSG)
+        _client(
+            _config(f"http://llm.example.test:{srv.port}/v1", proxy=ProxyPolicy("system"))
+        ).chat(MSG)
         assert proxy.requests == []
 
 

@@ -8,6 +8,7 @@ field. The chat stores and extracts the answer only; the thinking is available a
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -35,7 +36,14 @@ def test_think_split_across_chunks_is_not_part_of_the_answer(fake_llm):
     fake_llm.push(
         Reply.text(
             "",
-            chunks=["<thi", "nk>用户问欺诈", "赔偿，查第五十五", "条。</th", "ink>\n\n可以", "主张三倍赔偿。"],
+            chunks=[
+                "<thi",
+                "nk>用户问欺诈",
+                "赔偿，查第五十五",
+                "条。</th",
+                "ink>\n\n可以",
+                "主张三倍赔偿。",
+            ],
         )
     )
     stream = _client(fake_llm).stream_chat(MSG)
@@ -66,7 +74,9 @@ def test_unclosed_think_at_the_end_is_reasoning_not_answer(fake_llm):
 
 def test_only_the_closing_tag_the_template_opened_the_block(fake_llm):
     # The chat template wrote "<think>\n" itself; the model's output starts inside the block.
-    fake_llm.push(Reply.text("", chunks=["好的，用户", "想知道时效。\n", "</think>\n\n", "诉讼时效为三年。"]))
+    fake_llm.push(
+        Reply.text("", chunks=["好的，用户", "想知道时效。\n", "</think>\n\n", "诉讼时效为三年。"])
+    )
     stream = _client(fake_llm).stream_chat(MSG)
     events = list(stream.events())
     assert stream.text == "诉讼时效为三年。"
@@ -136,7 +146,7 @@ def test_any_chunking_gives_the_same_split(thinking, answer, cuts):
     whole = f"<think>{thinking}</think>{answer}"
     points = sorted({c for c in cuts if c < len(whole)} | {0, len(whole)})
     splitter = ThinkSplitter()
-    parts = [splitter.feed(whole[a:b]) for a, b in zip(points, points[1:], strict=False)]
+    parts = [splitter.feed(whole[a:b]) for a, b in itertools.pairwise(points)]
     parts.append(splitter.finish())
     got_answer = "".join(e.text for p in parts for e in p if e.kind == "answer")
     got_thinking = "".join(e.text for p in parts for e in p if e.kind == "reasoning")

@@ -31,13 +31,15 @@ T = datetime(2024, 3, 16, 10, 30, tzinfo=timezone(timedelta(hours=8)))
 
 
 def _client(srv: FakeLLMServer) -> LLMClient:
-    return LLMClient(srv.config(), mode_cache=JsonModeCache(), meter=TokenMeter(), sleep=lambda s: 0)
+    return LLMClient(
+        srv.config(), mode_cache=JsonModeCache(), meter=TokenMeter(), sleep=lambda s: 0
+    )
 
 
 def test_truncated_json_is_retried_once_with_a_larger_budget(fake_llm):
     whole = json.dumps(GOOD, ensure_ascii=False)
     fake_llm.push(Reply.truncated(whole), Reply.json(GOOD))
-    value, usage = _client(fake_llm).complete_json("s", "u", SCHEMA, "extract", max_tokens=256)
+    value, _ = _client(fake_llm).complete_json("s", "u", SCHEMA, "extract", max_tokens=256)
     assert value == GOOD
     first, second = fake_llm.chat_requests
     assert first.body["max_tokens"] == 256

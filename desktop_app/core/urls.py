@@ -1,0 +1,21 @@
+"""The canonical form of an endpoint's base URL (shared by the settings and the LLM layer)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
+
+
+def normalize_base_url(url: str) -> str:
+    """Canonical form of a base URL: scheme and host lower-cased, no trailing slash.
+
+    Used for keyring names, for what is learnt about an endpoint and for the settings that
+    remember it, so that ``https://API.deepseek.com/v1/`` and ``https://api.deepseek.com/v1``
+    are the same endpoint.
+    """
+    url = url.strip()
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return url.rstrip("/")
+    return urlunsplit(
+        (parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), parts.query, "")
+    )

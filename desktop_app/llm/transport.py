@@ -1,0 +1,171 @@
+"""The HTTP client handed to ``openai``: an explicit proxy (never the environment's by accident)
+and requests that another thread can abort in any phase.
+
+A streamed chat runs its request in a worker thread inside an :class:`AbortScope`. Every
+socket that thread connects, reads or writes is enrolled in the scope — including a pooled
+keep-alive connection made earlier by another request — so :meth:`AbortScope.abort` can shut
+them down from the UI's thread: a read blocked while the server holds the headers (Ollama
+loading a model), a TLS handshake that never finishes, or a slow chunk all fail at once, and
+the server sees the client go away. (Closing a response from another thread does not wake a
+thread blocked in ``recv()``; shutting its socket down does.)
+
+The hook is httpcore's network backend, a public interface; installing it needs the
+transport's connection pool, which httpx keeps in ``_pool``. If a future httpx moves it, the
+stream still returns within its poll interval on cancel (see ``stream.py``), only the request
+is no longer ended before its headers arrive — logged as a warning, and caught by the tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import threading
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import httpcore2
+import httpx2
+import openai
+
+log = logging.getLogger(__name__)
+
+_current = threading.local()
+
+
+class AbortScope:
+    """The sockets one request uses, so that another thread can end the request."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._streams: list[Any] = []
+        self.aborted = False
+
+    @contextlib.contextmanager
+    def bound(self) -> Iterator[AbortScope]:
+        """Enrol every socket the current thread uses while inside the block."""
+        previous = getattr(_current, "scope", None)
+        _current.scope = self
+        try:
+            yield self
+        finally:
+            _current.scope = previous
+
+    def enrol(self, stream: Any) -> None:
+        with self._lock:
+            if not self.aborted:
+                if not any(s is stream for s in self._streams):
+                    self._streams.append(stream)
+                return
+        _shutdown(stream)  # aborted already: this socket must not be used
+        raise httpcore2.ReadError("request aborted")
+
+    def track_response(self, response_stream: Any) -> None:
+        """Enrol the socket of an open response (when the backend hook is missing)."""
+        response = getattr(response_stream, "response", None)
+        network = response.extensions.get("network_stream") if response is not None else None
+        if network is not None:
+            with self._lock:
+                if not self.aborted:
+                    self._streams.append(network)
+                    return
+            _shutdown(network)
+
+    def abort(self) -> None:
+        """End the request from any thread: every enrolled socket is shut down."""
+        with self._lock:
+            self.aborted = True
+            streams, self._streams = self._streams, []
+        for stream in streams:
+            _shutdown(stream)
+
+
+def current_scope() -> AbortScope | None:
+    return getattr(_current, "scope", None)
+
+
+def _shutdown(stream: Any) -> None:
+    try:
+        sock = stream.get_extra_info("socket")
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)
+    except (OSError, AttributeError, ValueError):
+        pass  # already closed, or detached by a TLS wrap: nothing left to wake
+
+
+class _AbortableStream(httpcore2.NetworkStream):
+    def __init__(self, inner: httpcore2.NetworkStream) -> None:
+        self._inner = inner
+
+    def _enrol(self) -> None:
+        scope = current_scope()
+        if scope is not None:
+            scope.enrol(self)
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        self._enrol()
+        return self._inner.read(max_bytes, timeout)
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._enrol()
+        self._inner.write(buffer, timeout)
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(
+        self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore2.NetworkStream:
+        self._enrol()  # the handshake can hang too
+        return _AbortableStream(self._inner.start_tls(ssl_context, server_hostname, timeout))
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+
+class AbortableBackend(httpcore2.NetworkBackend):
+    """httpcore's network backend, with every stream enrolled in the thread's abort scope."""
+
+    def __init__(self, inner: httpcore2.NetworkBackend | None = None) -> None:
+        self._inner = inner or httpcore2.SyncBackend()
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore2.NetworkStream:
+        scope = current_scope()
+        if scope is not None and scope.aborted:
+            raise httpcore2.ConnectError("request aborted")
+        stream = _AbortableStream(
+            self._inner.connect_tcp(host, port, timeout, local_address, socket_options)
+        )
+        stream._enrol()
+        return stream
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore2.NetworkStream:
+        return _AbortableStream(self._inner.connect_unix_socket(path, timeout, socket_options))
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+def build_http_client(proxy_url: str | None, *, system_certificates: bool = False) -> httpx2.Client:
+    """The httpx client for ``openai``: this proxy or none, nothing from the environment.
+
+    ``system_certificates``: honour ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` (with the system proxy
+    policy, where a corporate proxy may inspect TLS with its own certificate).
+    """
+    transport = httpx2.HTTPTransport(proxy=proxy_url, trust_env=system_certificates)
+    pool = getattr(transport, "_pool", None)
+    if pool is not None and hasattr(pool, "_network_backend"):
+        pool._network_backend = AbortableBackend(pool._network_backend)
+    else:  # see the module docstring
+        log.warning("httpx transport without a connection pool hook: stop waits for headers")
+    # trust_env=False: no proxy, no .netrc, no certificate variables read behind our back.
+    return openai.DefaultHttpxClient(transport=transport, trust_env=False)
