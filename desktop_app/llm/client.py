@@ -510,8 +510,11 @@ class LLMClient:
                     raise InvalidAnswerError("$: expected a JSON object")
                 if check is not None:
                     check(value)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
+                # RecursionError: a value nested too deeply for the validator or a repr
                 reason = str(exc) or type(exc).__name__
+                if isinstance(exc, RecursionError):
+                    reason = "the JSON is nested too deeply to read"
                 previous = answer.text
                 attempt += 1
                 log.warning(

@@ -94,3 +94,52 @@ def test_retry_after_header(fake_llm):
     fake_llm.push(Reply.fail(429, "slow", retry_after=7))
     resp, _ = _post(fake_llm, {"model": "m", "messages": []})
     assert resp.status == 429 and resp.getheader("Retry-After") == "7"
+
+
+def test_reasoning_field_in_a_plain_answer(fake_llm):
+    fake_llm.push(Reply.text("答案", reasoning="思考"))
+    _, raw = _post(fake_llm, {"model": "m", "messages": []})
+    message = json.loads(raw)["choices"][0]["message"]
+    assert message == {"role": "assistant", "content": "答案", "reasoning_content": "思考"}
+
+
+def test_needs_tokens_cuts_the_answer_unless_the_budget_is_big_enough(fake_llm):
+    fake_llm.push(Reply.text("abcdefgh", needs_tokens=100), Reply.text("abcdefgh", needs_tokens=100))
+    _, raw = _post(fake_llm, {"model": "m", "messages": [], "max_tokens": 10})
+    choice = json.loads(raw)["choices"][0]
+    assert choice["message"]["content"] == "abcd" and choice["finish_reason"] == "length"
+    _, raw = _post(fake_llm, {"model": "m", "messages": [], "max_completion_tokens": 100})
+    choice = json.loads(raw)["choices"][0]
+    assert choice["message"]["content"] == "abcdefgh" and choice["finish_reason"] == "stop"
+
+
+def test_provider_refusal_bodies():
+    with FakeLLMServer(fixed_temperature=True, rejects_max_tokens=True, max_tokens_limit=8) as srv:
+        resp, raw = _post(srv, {"model": "m", "messages": [], "temperature": 0})
+        assert resp.status == 400 and json.loads(raw)["error"]["param"] == "temperature"
+        resp, raw = _post(srv, {"model": "m", "messages": [], "max_tokens": 5})
+        assert json.loads(raw)["error"]["code"] == "unsupported_parameter"
+        srv.rejects_max_tokens = False
+        resp, raw = _post(srv, {"model": "m", "messages": [], "max_tokens": 9})
+        assert b"valid range of max_tokens is [1, 8]" in raw
+        assert srv.pending == 0
+
+
+def test_a_client_that_goes_away_is_counted(fake_llm):
+    fake_llm.push(Reply.text("late", delay=5))
+    conn = http.client.HTTPConnection("127.0.0.1", fake_llm.port, timeout=5)
+    conn.request("POST", "/v1/chat/completions", json.dumps({"model": "m", "messages": []}))
+    conn.close()
+    assert fake_llm.disconnected.wait(3) and fake_llm.disconnects == 1
+
+
+def test_a_dropped_connection_has_no_answer(fake_llm):
+    fake_llm.push(Reply.dropped())
+    conn = http.client.HTTPConnection("127.0.0.1", fake_llm.port, timeout=5)
+    conn.request("POST", "/v1/chat/completions", json.dumps({"model": "m", "messages": []}))
+    try:
+        conn.getresponse()
+    except (http.client.RemoteDisconnected, ConnectionError):
+        pass
+    else:
+        raise AssertionError("an answer came")

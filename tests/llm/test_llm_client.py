@@ -368,3 +368,10 @@ def test_config_for_preset():
     cfg = LLMConfig.for_preset("ollama", chat_model="qwen3:8b", timeout=30)
     assert cfg.effective_memory_model == "qwen3:8b" and cfg.api_key is None and cfg.timeout == 30
     assert LLMConfig.for_preset("custom", base_url="http://x/v1").base_url == "http://x/v1"
+
+
+def test_a_connection_dropped_before_the_answer_is_retried(fake_llm):
+    client, sleeps = make(fake_llm)
+    fake_llm.push(Reply.dropped(), Reply.text("second try"))
+    assert client.chat(MSG).text == "second try"
+    assert len(sleeps) == 1 and fake_llm.calls == 2

@@ -125,3 +125,22 @@ def test_a_damaged_entry_is_ignored(tmp_path, fake_deepseek):
     fake_deepseek.push(Reply.json({"a": 1}))
     assert _ask(_client(fake_deepseek, settings_knowledge(path))) == {"a": 1}
     assert fake_deepseek.calls == 2  # started from the strongest mode, as if nothing were known
+
+
+def test_client_from_settings_remembers_in_the_settings_file(tmp_path, fake_deepseek):
+    from desktop_app.llm.factory import client_from_settings
+
+    path = tmp_path / "settings.json"
+    settings = Settings(
+        provider="deepseek", base_url=fake_deepseek.base_url, chat_model="fake-chat", memory_model=""
+    )
+    save_settings(settings, path)
+    fake_deepseek.push(Reply.json({"a": 1}), Reply.json({"a": 2}))
+    client = client_from_settings(settings, "sk-x", settings_path=path)
+    # the DeepSeek preset's hint skips json_schema on the very first call
+    assert _ask(client) == {"a": 1} and fake_deepseek.calls == 1
+    assert load_settings(path).llm_endpoints[fake_deepseek.base_url]["fake-chat"] == {
+        "json_mode": "json_object"
+    }
+    restarted = client_from_settings(load_settings(path), "sk-x", settings_path=path)
+    assert _ask(restarted) == {"a": 2} and fake_deepseek.calls == 2

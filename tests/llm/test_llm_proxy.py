@@ -219,3 +219,26 @@ def test_policy_words_for_the_settings_dialog():
     for choice in PROXY_CHOICES:
         assert any("\u4e00" <= ch <= "\u9fff" for ch in choice.label_zh)
         assert choice.label_en and choice.help_zh and choice.help_en
+
+
+def test_proxy_settings_round_trip_without_the_password(tmp_path):
+    from desktop_app.core.settings import Settings, load_settings, save_settings
+    from desktop_app.llm.factory import config_from_settings
+
+    path = tmp_path / "settings.json"
+    save_settings(
+        Settings(proxy_mode="custom", proxy_url="http://lawyer:hunter2@proxy.firm.example:3128"),
+        path,
+    )
+    assert "hunter2" not in path.read_text(encoding="utf-8")
+    settings = load_settings(path)
+    assert settings.proxy_mode == "custom"
+    assert settings.proxy_url == "http://lawyer@proxy.firm.example:3128"
+    # the password comes from the keyring and reaches the proxy URL only in memory
+    cfg = config_from_settings(settings, KEY, proxy_password="hunter2")
+    assert "hunter2" not in repr(cfg)
+    assert resolve_proxy(cfg.proxy, "https://api.openai.com/v1") == (
+        "http://lawyer:hunter2@proxy.firm.example:3128"
+    )
+    save_settings(Settings(proxy_mode="tor"), path)
+    assert load_settings(path).proxy_mode == "none"
