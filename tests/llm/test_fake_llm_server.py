@@ -104,7 +104,9 @@ def test_reasoning_field_in_a_plain_answer(fake_llm):
 
 
 def test_needs_tokens_cuts_the_answer_unless_the_budget_is_big_enough(fake_llm):
-    fake_llm.push(Reply.text("abcdefgh", needs_tokens=100), Reply.text("abcdefgh", needs_tokens=100))
+    fake_llm.push(
+        Reply.text("abcdefgh", needs_tokens=100), Reply.text("abcdefgh", needs_tokens=100)
+    )
     _, raw = _post(fake_llm, {"model": "m", "messages": [], "max_tokens": 10})
     choice = json.loads(raw)["choices"][0]
     assert choice["message"]["content"] == "abcd" and choice["finish_reason"] == "length"

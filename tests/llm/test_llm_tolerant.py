@@ -251,3 +251,13 @@ def test_a_synonym_that_fits_two_values_is_rejected():
 def test_conform_never_changes_a_valid_answer():
     good = {"action": "NOOP", "target": 1, "merged_content": None, "reason": "已知"}
     assert conform(good, DECIDE_SCHEMA) == (good, [])
+
+
+def test_complete_structured_reports_the_repairs(fake_llm):
+    fake_llm.push(
+        Reply.json({"action": "修改", "target": "[2]", "merged_content": "合并后", "reason": "r"})
+    )
+    result = _llm(fake_llm).complete_structured("s", "u", DECIDE_SCHEMA, "memory_decision")
+    assert result.value["action"] == "UPDATE" and result.value["target"] == 2
+    assert len(result.coercions) == 2 and result.mode == "json_schema"
+    assert fake_llm.calls == 1
