@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -104,6 +104,7 @@ class EndpointKnowledge:
 
     def __init__(self, store: KnowledgeStore | None = None) -> None:
         self._lock = threading.Lock()
+        self._store_lock = threading.Lock()
         self._store = store
         self._facts: dict[tuple[str, str], EndpointFacts] = {}
         if store is not None:
@@ -123,19 +124,25 @@ class EndpointKnowledge:
         with self._lock:
             return self._facts.get((normalize_base_url(base_url), model), EndpointFacts())
 
-    def _update(self, base_url: str, model: str, **changes: Any) -> bool:
+    def _update(
+        self, base_url: str, model: str, change: Callable[[EndpointFacts], EndpointFacts]
+    ) -> bool:
+        """Apply ``change`` to the facts atomically (two threads learning two refused
+        parameters at once keep both); store the result. False if nothing changed."""
         key = (normalize_base_url(base_url), model)
         with self._lock:
             old = self._facts.get(key, EndpointFacts())
-            new = replace(old, **changes)
+            new = change(old)
             if new == old:
                 return False
             self._facts[key] = new
         if self._store is not None:
-            try:
-                self._store.save(key[0], model, new.to_dict())
-            except Exception:  # remembering is an optimisation: never fail a call for it
-                log.warning("could not store what was learnt about %s", key[0], exc_info=True)
+            with self._store_lock:  # the latest facts win, whatever the threads' order
+                latest = self.facts(*key)
+                try:
+                    self._store.save(key[0], model, latest.to_dict())
+                except Exception:  # remembering is an optimisation: never fail a call for it
+                    log.warning("could not store what was learnt about %s", key[0], exc_info=True)
         return True
 
     # -- the structured-output mode ------------------------------------------------------
@@ -144,7 +151,7 @@ class EndpointKnowledge:
         return self.facts(base_url, model).json_mode
 
     def set(self, base_url: str, model: str, mode: str) -> None:
-        self._update(base_url, model, json_mode=mode)
+        self._update(base_url, model, lambda f: replace(f, json_mode=mode))
 
     def clear(self) -> None:
         with self._lock:
@@ -163,15 +170,17 @@ class EndpointKnowledge:
     ) -> bool:
         """Remember how the endpoint refused ``param``; False if nothing new was learnt
         (the caller must then give up instead of sending the same request again)."""
-        facts = self.facts(base_url, model)
-        if rename is not None:
-            renamed = MappingProxyType({**facts.rename, param: rename})
-            return self._update(base_url, model, rename=renamed)
-        if limit is not None and param in BUDGET_PARAMS:
-            if facts.max_output_tokens is None or limit < facts.max_output_tokens:
-                return self._update(base_url, model, max_output_tokens=limit)
-            return False
-        return self._update(base_url, model, drop=facts.drop | {param})
+
+        def change(facts: EndpointFacts) -> EndpointFacts:
+            if rename is not None:
+                return replace(facts, rename=MappingProxyType({**facts.rename, param: rename}))
+            if limit is not None and param in BUDGET_PARAMS:
+                if facts.max_output_tokens is None or limit < facts.max_output_tokens:
+                    return replace(facts, max_output_tokens=limit)
+                return facts
+            return replace(facts, drop=facts.drop | {param})
+
+        return self._update(base_url, model, change)
 
 
 #: The former name: the mode cache grew into the endpoint's knowledge.

@@ -145,3 +145,29 @@ def test_a_dropped_connection_has_no_answer(fake_llm):
         pass
     else:
         raise AssertionError("an answer came")
+
+
+def test_the_careless_model_plays_its_quirks():
+    import pytest
+    from fakes.scripted_model import ScriptedModel
+
+    body = {
+        "messages": [
+            {"role": "system", "content": "memory_decision"},
+            {
+                "role": "user",
+                "content": "[1] (记录于 2024-03-01) 当事人同意调解\n<<<\n当事人不同意调解\n>>>",
+            },
+        ]
+    }
+    model = ScriptedModel(quirks={"noop", "string_numbers", "fenced", "think_field"})
+    model.decide_rules.append(lambda note, shown: {"action": "SUPERSEDE", "target": 1})
+    reply = model(body)
+    assert reply.content.startswith("好的") and "```json" in reply.content
+    assert '"action": "NOOP"' in reply.content and reply.reasoning
+    model = ScriptedModel(quirks={"modify", "string_numbers"})
+    model.decide_rules.append(lambda note, shown: {"action": "UPDATE", "target": 1})
+    answer = json.loads(model(body).content)
+    assert answer["action"] == "MODIFY" and answer["target"] == "1"
+    with pytest.raises(ValueError):
+        ScriptedModel(quirks={"telepathy"})
