@@ -45,6 +45,7 @@ from desktop_app.core.errors import (
     TruncatedResponseError,
 )
 
+from .abort import current_scope
 from .failures import (
     classify_bad_request,
     is_bad_request,
@@ -59,7 +60,6 @@ from .reasoning import split_reasoning
 from .schema import conform, extract_json, wire_schema
 from .stream import ChatStream, StreamResult, usage_from
 from .tokens import TokenMeter, Usage, estimate_messages_tokens, estimate_tokens
-from .transport import build_http_client, current_scope
 
 __all__ = [
     "DEFAULT_MODE_CACHE",
@@ -183,6 +183,8 @@ def _require_base_url(config: LLMConfig) -> None:
 
 
 def _openai_client(config: LLMConfig, proxy_url: str | None) -> openai.OpenAI:
+    from .transport import build_http_client  # imports httpcore: only once a client is built
+
     base_url = normalize_base_url(config.base_url)
     key = (config.api_key or "").strip() or NO_KEY
     # The Authorization header is set explicitly as well: with it present the SDK drops any

@@ -24,10 +24,10 @@ from typing import Any, Literal
 
 from desktop_app.core.errors import BadResponseError, EndpointUnreachableError
 
+from .abort import AbortScope
 from .failures import map_openai_error
 from .reasoning import ReplyParts, StreamEvent, ThinkSplitter
 from .tokens import Usage, estimate_messages_tokens, estimate_tokens
-from .transport import AbortScope
 
 log = logging.getLogger(__name__)
 

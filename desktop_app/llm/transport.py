@@ -1,13 +1,6 @@
 """The HTTP client handed to ``openai``: an explicit proxy (never the environment's by accident)
-and requests that another thread can abort in any phase.
-
-A streamed chat runs its request in a worker thread inside an :class:`AbortScope`. Every
-socket that thread connects, reads or writes is enrolled in the scope — including a pooled
-keep-alive connection made earlier by another request — so :meth:`AbortScope.abort` can shut
-them down from the UI's thread: a read blocked while the server holds the headers (Ollama
-loading a model), a TLS handshake that never finishes, or a slow chunk all fail at once, and
-the server sees the client go away. (Closing a response from another thread does not wake a
-thread blocked in ``recv()``; shutting its socket down does.)
+and requests that another thread can abort in any phase: every socket goes through a network
+backend that enrols it in the calling thread's :class:`.abort.AbortScope`.
 
 The hook is httpcore's network backend, a public interface; installing it needs the
 transport's connection pool, which httpx keeps in ``_pool``. If a future httpx moves it, the
@@ -17,80 +10,17 @@ is no longer ended before its headers arrive — logged as a warning, and caught
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import socket
-import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 import httpcore2
 import httpx2
 import openai
 
+from .abort import current_scope
+
 log = logging.getLogger(__name__)
-
-_current = threading.local()
-
-
-class AbortScope:
-    """The sockets one request uses, so that another thread can end the request."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._streams: list[Any] = []
-        self.aborted = False
-
-    @contextlib.contextmanager
-    def bound(self) -> Iterator[AbortScope]:
-        """Enrol every socket the current thread uses while inside the block."""
-        previous = getattr(_current, "scope", None)
-        _current.scope = self
-        try:
-            yield self
-        finally:
-            _current.scope = previous
-
-    def enrol(self, stream: Any) -> None:
-        with self._lock:
-            if not self.aborted:
-                if not any(s is stream for s in self._streams):
-                    self._streams.append(stream)
-                return
-        _shutdown(stream)  # aborted already: this socket must not be used
-        raise httpcore2.ReadError("request aborted")
-
-    def track_response(self, response_stream: Any) -> None:
-        """Enrol the socket of an open response (when the backend hook is missing)."""
-        response = getattr(response_stream, "response", None)
-        network = response.extensions.get("network_stream") if response is not None else None
-        if network is not None:
-            with self._lock:
-                if not self.aborted:
-                    self._streams.append(network)
-                    return
-            _shutdown(network)
-
-    def abort(self) -> None:
-        """End the request from any thread: every enrolled socket is shut down."""
-        with self._lock:
-            self.aborted = True
-            streams, self._streams = self._streams, []
-        for stream in streams:
-            _shutdown(stream)
-
-
-def current_scope() -> AbortScope | None:
-    return getattr(_current, "scope", None)
-
-
-def _shutdown(stream: Any) -> None:
-    try:
-        sock = stream.get_extra_info("socket")
-        if sock is not None:
-            sock.shutdown(socket.SHUT_RDWR)
-    except (OSError, AttributeError, ValueError):
-        pass  # already closed, or detached by a TLS wrap: nothing left to wake
 
 
 class _AbortableStream(httpcore2.NetworkStream):

@@ -50,6 +50,13 @@ class Consumer(threading.Thread):
             self.ended_at = time.monotonic()
 
 
+def _wait_until(condition, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the request never reached the server"
+        time.sleep(0.01)
+
+
 def _stop_and_time(consumer: Consumer, stop) -> float:
     stopped_at = time.monotonic()
     stop()
@@ -66,7 +73,8 @@ def test_cancel_event_while_the_server_holds_the_headers(fake_llm):
     stream = _client(fake_llm).stream_chat(MSG, cancel=cancel)
     consumer = Consumer(stream)
     consumer.start()
-    time.sleep(0.4)  # the request is out, the headers are not back
+    _wait_until(lambda: fake_llm.calls == 1)  # the request is out, the headers are not back
+    time.sleep(0.1)
     took = _stop_and_time(consumer, cancel.set)
     assert took < STOP_WITHIN, f"stop took {took:.2f}s"
     assert consumer.error is None and consumer.deltas == []
@@ -99,13 +107,20 @@ def test_cancel_method_while_waiting_for_headers(fake_llm):
     stream = _client(fake_llm).stream_chat(MSG)
     consumer = Consumer(stream)
     consumer.start()
-    time.sleep(0.4)
+    _wait_until(lambda: fake_llm.calls == 1)
+    time.sleep(0.1)
     took = _stop_and_time(consumer, stream.cancel)
     assert took < STOP_WITHIN and stream.cancelled
 
 
+class SilentServer:
+    def __init__(self, port: int, accepted: list[socket.socket]) -> None:
+        self.port = port
+        self.accepted = accepted
+
+
 @pytest.fixture
-def silent_tls_server() -> Iterator[int]:
+def silent_tls_server() -> Iterator[SilentServer]:
     """Accepts TCP connections and never answers: the client hangs in the TLS handshake."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -124,7 +139,7 @@ def silent_tls_server() -> Iterator[int]:
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
-    yield listener.getsockname()[1]
+    yield SilentServer(listener.getsockname()[1], accepted)
     stop.set()
     thread.join(2)
     for conn in accepted:
@@ -134,7 +149,7 @@ def silent_tls_server() -> Iterator[int]:
 
 def test_cancel_event_while_connecting(silent_tls_server):
     cfg = LLMConfig(
-        base_url=f"https://127.0.0.1:{silent_tls_server}/v1",
+        base_url=f"https://127.0.0.1:{silent_tls_server.port}/v1",
         api_key="k",
         chat_model="m",
         timeout=30,
@@ -144,7 +159,8 @@ def test_cancel_event_while_connecting(silent_tls_server):
     stream = LLMClient(cfg, mode_cache=JsonModeCache()).stream_chat(MSG, cancel=cancel)
     consumer = Consumer(stream)
     consumer.start()
-    time.sleep(0.4)  # stuck in the TLS handshake: no response object exists yet
+    _wait_until(lambda: silent_tls_server.accepted)
+    time.sleep(0.2)  # stuck in the TLS handshake: no response object exists yet
     took = _stop_and_time(consumer, cancel.set)
     assert took < STOP_WITHIN, f"stop took {took:.2f}s"
     assert consumer.error is None and stream.cancelled
