@@ -11,6 +11,7 @@ is no longer ended before its headers arrive — logged as a warning, and caught
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Iterable
 from typing import Any
 
@@ -46,11 +47,41 @@ class _AbortableStream(httpcore2.NetworkStream):
     def start_tls(
         self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
     ) -> httpcore2.NetworkStream:
-        self._enrol()  # the handshake can hang too
-        return _AbortableStream(self._inner.start_tls(ssl_context, server_hostname, timeout))
+        # The handshake can hang too, and ssl's wrap detaches the socket object we hold before
+        # it starts: a duplicate of the descriptor keeps the socket reachable for an abort.
+        guard = _HandshakeGuard.of(self._inner.get_extra_info("socket"))
+        scope = current_scope()
+        if scope is not None and guard is not None:
+            scope.enrol(guard)
+        try:
+            return _AbortableStream(self._inner.start_tls(ssl_context, server_hostname, timeout))
+        finally:
+            if guard is not None:
+                guard.close()
 
     def get_extra_info(self, info: str) -> Any:
         return self._inner.get_extra_info(info)
+
+
+class _HandshakeGuard:
+    """A duplicate descriptor of a socket during its TLS handshake (shutting it down ends the
+    handshake: shutdown acts on the connection, not on one descriptor)."""
+
+    def __init__(self, dup: socket.socket) -> None:
+        self._dup = dup
+
+    @classmethod
+    def of(cls, sock: Any) -> _HandshakeGuard | None:
+        try:
+            return cls(sock.dup())
+        except (AttributeError, OSError, NotImplementedError):  # no socket, or TLS in TLS
+            return None
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._dup if info == "socket" else None
+
+    def close(self) -> None:
+        self._dup.close()
 
 
 class AbortableBackend(httpcore2.NetworkBackend):

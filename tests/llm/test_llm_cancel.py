@@ -164,6 +164,11 @@ def test_cancel_event_while_connecting(silent_tls_server):
     took = _stop_and_time(consumer, cancel.set)
     assert took < STOP_WITHIN, f"stop took {took:.2f}s"
     assert consumer.error is None and stream.cancelled
+    # the half-open connection was ended too: the server reads the end of the stream
+    server_side = silent_tls_server.accepted[0]
+    server_side.settimeout(3)
+    while server_side.recv(4096):  # the client's hello, then the end
+        pass
 
 
 def test_cancel_set_before_the_stream_starts_sends_nothing(fake_llm):

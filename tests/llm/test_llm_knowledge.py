@@ -132,7 +132,10 @@ def test_client_from_settings_remembers_in_the_settings_file(tmp_path, fake_deep
 
     path = tmp_path / "settings.json"
     settings = Settings(
-        provider="deepseek", base_url=fake_deepseek.base_url, chat_model="fake-chat", memory_model=""
+        provider="deepseek",
+        base_url=fake_deepseek.base_url,
+        chat_model="fake-chat",
+        memory_model="",
     )
     save_settings(settings, path)
     fake_deepseek.push(Reply.json({"a": 1}), Reply.json({"a": 2}))
