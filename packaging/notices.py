@@ -1,14 +1,18 @@
-"""Generate packaging/THIRD_PARTY_NOTICES.md from the installed packages' own metadata.
+"""Generate packaging/THIRD_PARTY_NOTICES.md from the lock's runtime set.
 
-    python packaging/notices.py           # rewrite the file
-    python packaging/notices.py --check   # exit 1 if the file is stale (CI, tests)
+    python packaging/notices.py           # rewrite the file (run it in the build venv)
+    python packaging/notices.py --check   # exit 1 if the file is stale
 
-The bundled distributions are lexmem's runtime requirements, followed recursively (no
-extras) through the installed metadata — the same closure PyInstaller freezes, minus
-what packaging/trim.py excludes.  For each: version, licence (License-Expression, License
-or the trove classifiers) and home page, then the full licence texts shipped in its
-dist-info.  Components that are not Python distributions (Qt's C++ libraries, the USE model,
-CPython and the C libraries it brings) are listed by hand in EXTRA below.
+The bundled distributions are the lock's runtime set (packaging/lock/runtime.txt) — exactly
+what packaging/build.py installs into the venv it freezes.  For each one this platform
+installs: version, licence (License-Expression, License or the trove classifiers) and home
+page, then the full licence texts shipped in its dist-info, read from the installed copy,
+which must be the locked version (so run this where the lock is installed:
+``python packaging/lock.py`` and ``python packaging/build.py`` do).  Distributions only the
+other platform installs are listed with their locked version and the licence from
+OTHER_PLATFORM.  Components that are not Python distributions (Qt's C++ libraries, the USE
+model, CPython and the C libraries it brings) are listed by hand in EXTRA below; build.py adds
+the system libraries it copied from the build machine to the bundle's copy.
 """
 
 from __future__ import annotations
@@ -19,13 +23,23 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import lock
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "packaging" / "THIRD_PARTY_NOTICES.md"
-APP_DIST = "lexmem"
-# never frozen although some requirement names them (see trim.EXCLUDED_MODULES)
-# imported by LexMem but not declared in pyproject (none: the index needs no pylance)
-UNDECLARED: list[str] = []
-NOT_BUNDLED = {"pandas", "polars", "torch", "tantivy", "pylance", "pylance-extra", "pytest"}
+PLATFORM = "windows" if sys.platform == "win32" else "linux"
+#: licences of distributions installed on the other platform only (no metadata here)
+OTHER_PLATFORM = {
+    "pywin32-ctypes": ("BSD-3-Clause", "https://github.com/enthought/pywin32-ctypes"),
+    "colorama": ("BSD-3-Clause", "https://github.com/tartley/colorama"),
+    "secretstorage": ("BSD-3-Clause", "https://github.com/mitya57/secretstorage"),
+    "jeepney": ("MIT", "https://gitlab.com/takluyver/jeepney"),
+    "cryptography": ("Apache-2.0 OR BSD-3-Clause", "https://github.com/pyca/cryptography"),
+    "cffi": ("MIT", "https://github.com/python-cffi/cffi"),
+    "pycparser": ("BSD-3-Clause", "https://github.com/eliben/pycparser"),
+}
+ROW = re.compile(r"^\| ([^|]+?) \| ([^|]+?) \|", re.M)
 
 EXTRA = """\
 ## Components that are not Python distributions
@@ -48,52 +62,68 @@ def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-# requirements of other platforms, not installed where the notices are generated
-_MISSING: set[str] = set()
-OTHER_PLATFORM = {
-    "pywin32-ctypes": ("BSD-3-Clause", "https://github.com/enthought/pywin32-ctypes"),
-}
+class NoticesError(RuntimeError):
+    """The environment does not hold the lock's runtime set."""
 
 
-def bundled_distributions() -> list[metadata.Distribution]:
-    """lexmem's runtime closure, resolved against what is installed (no extras)."""
-    seen: dict[str, metadata.Distribution] = {}
-    todo = [APP_DIST, *UNDECLARED]
-    while todo:
-        name = _norm(todo.pop())
-        if name in seen or name in NOT_BUNDLED:
+def locked_runtime(lock_dir: Path = lock.LOCK_DIR) -> dict[str, tuple[str, str]]:
+    """{canonical name: (version, marker)} of the lock's runtime set."""
+    return lock.locked_set("runtime", lock_dir)
+
+
+def bundled_distributions(
+    lock_dir: Path = lock.LOCK_DIR,
+) -> tuple[list[metadata.Distribution], dict[str, str]]:
+    """The installed distributions of the runtime set this platform ships, and the locked
+    versions of those only the other platform ships.  Raises NoticesError when an installed
+    version is not the locked one (or one is missing): notices must describe the lock."""
+    here: list[metadata.Distribution] = []
+    other: dict[str, str] = {}
+    wrong = []
+    for name, (version, marker) in sorted(locked_runtime(lock_dir).items()):
+        if not lock.marker_holds(marker, PLATFORM):
+            other[name] = version
             continue
         try:
             dist = metadata.distribution(name)
         except metadata.PackageNotFoundError:
-            _MISSING.add(name)  # another platform's requirement (see _marker_ok)
+            wrong.append(f"{name} (locked {version}) is not installed")
             continue
-        seen[name] = dist
-        for req in dist.requires or []:
-            if "extra ==" in req:
-                continue
-            if ";" in req and not _marker_ok(req.split(";", 1)[1]):
-                continue
-            todo.append(re.split(r"[\s<>=!~;\[(]", req.strip(), maxsplit=1)[0])
-    seen.pop(APP_DIST, None)
-    return sorted(seen.values(), key=lambda d: _norm(d.metadata["Name"]))
+        if dist.version != version:
+            wrong.append(f"{name} {dist.version} is installed, the lock says {version}")
+        here.append(dist)
+    if wrong:
+        raise NoticesError(
+            "this environment does not hold the lock's runtime set: "
+            + "; ".join(wrong)
+            + " (pip install -r packaging/lock/runtime.txt, or let build.py/lock.py do it)"
+        )
+    return here, other
 
 
-def _marker_ok(marker: str) -> bool:
-    try:
-        from packaging.markers import Marker
-    except ImportError:  # without `packaging`, keep the requirement (errs towards listing)
-        return True
-    # the notices cover every platform we ship: a requirement counts if its marker holds on
-    # Linux or Windows (keyring's Windows backend needs pywin32-ctypes, for instance)
-    envs = [
-        {"extra": "", "sys_platform": "linux", "platform_system": "Linux", "os_name": "posix"},
-        {"extra": "", "sys_platform": "win32", "platform_system": "Windows", "os_name": "nt"},
+def listed(text: str) -> dict[str, str]:
+    """{canonical name: version} of the distribution rows in a notices file."""
+    rows = {}
+    for name, version in ROW.findall(text.split("## Components", 1)[0]):
+        if name.strip() in ("Distribution", "---"):
+            continue
+        rows[_norm(name)] = version.strip()
+    return rows
+
+
+def mismatches(text: str, lock_dir: Path = lock.LOCK_DIR) -> list[str]:
+    """Differences between a notices file's table and the lock's runtime set (names and
+    versions, every platform): what the committed notices must never have."""
+    want = {n: v for n, (v, _m) in locked_runtime(lock_dir).items()}
+    have = listed(text)
+    problems = [f"{n} {v} is bundled but not in the notices" for n, v in want.items() if n not in have]
+    problems += [f"{n} is in the notices but not bundled" for n in have if n not in want]
+    problems += [
+        f"{n}: notices say {have[n]}, the lock {v}"
+        for n, v in want.items()
+        if n in have and have[n] != v
     ]
-    try:
-        return any(Marker(marker).evaluate(env) for env in envs)
-    except Exception:
-        return True
+    return sorted(problems)
 
 
 def licence_of(dist: metadata.Distribution) -> str:
@@ -141,24 +171,29 @@ def licence_files(dist: metadata.Distribution) -> list[tuple[str, str]]:
     return out
 
 
-def render() -> str:
-    dists = bundled_distributions()
+def render(lock_dir: Path = lock.LOCK_DIR) -> str:
+    dists, other = bundled_distributions(lock_dir)
     lines = [
         "# Third-party notices — LexMem 律记",
         "",
-        "Generated by `python packaging/notices.py` from the installed packages' metadata; do",
-        "not edit by hand. Everything below is distributed inside the LexMem bundle/installer.",
+        "Generated by `python packaging/notices.py` from the lock's runtime set",
+        "(packaging/lock/runtime.txt); do not edit by hand. Everything below is distributed",
+        "inside the LexMem bundle/installer.",
         "",
         "## Python distributions",
         "",
         "| Distribution | Version | Licence | Home page |",
         "|---|---|---|---|",
     ]
-    for d in dists:
-        lines.append(f"| {d.metadata['Name']} | {d.version} | {licence_of(d)} | {homepage(d)} |")
-    for name in sorted(_MISSING):
-        lic, url = OTHER_PLATFORM.get(name, ("see its own metadata", ""))
-        lines.append(f"| {name} | (other platform) | {lic} | {url} |")
+    rows = [(d.metadata["Name"], d.version, licence_of(d), homepage(d)) for d in dists]
+    for name, version in other.items():
+        if name not in OTHER_PLATFORM:
+            raise NoticesError(f"{name}: add its licence to OTHER_PLATFORM in notices.py")
+        lic, url = OTHER_PLATFORM[name]
+        only = "Windows" if PLATFORM == "linux" else "Linux"
+        rows.append((name, version, f"{lic} ({only} builds only)", url))
+    for name, version, lic, url in sorted(rows, key=lambda r: _norm(r[0])):
+        lines.append(f"| {name} | {version} | {lic} | {url} |")
     lines += ["", EXTRA, "## Licence texts", ""]
     for d in dists:
         files = licence_files(d)
@@ -191,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0 if ok else 1
     OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT} ({len(bundled_distributions())} distributions)")
+    print(f"wrote {OUT} ({len(listed(text))} distributions)")
     return 0
 
 

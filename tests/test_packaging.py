@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGING = ROOT / "packaging"
 sys.path.insert(0, str(PACKAGING))
 
+import lock  # noqa: E402
 import notices  # noqa: E402
 import trim  # noqa: E402
 
@@ -116,16 +117,13 @@ def _notices_text() -> str:
 
 
 def test_notices_list_every_bundled_distribution():
+    """The committed notices describe the lock's runtime set (what build.py freezes), name
+    for name and version for version — whatever happens to be installed here."""
     text = _notices_text()
-    listed = {m.group(1).lower() for m in re.finditer(r"^\| ([^|]+?) \|", text, re.M)}
-    missing = [
-        d.metadata["Name"]
-        for d in notices.bundled_distributions()
-        if d.metadata["Name"].lower() not in listed
-    ]
-    assert missing == [], "run python packaging/notices.py"
+    assert notices.mismatches(text) == [], "run python packaging/lock.py (it rewrites them)"
+    listed = notices.listed(text)
     for must in (
-        "PySide6_Essentials",
+        "pyside6-essentials",
         "lancedb",
         "pyarrow",
         "numpy",
@@ -134,9 +132,73 @@ def test_notices_list_every_bundled_distribution():
         "keyring",
         "jieba",
         "platformdirs",
+        "pywin32-ctypes",  # keyring's Windows backend: other-platform rows count too
     ):
-        assert must.lower() in listed, must
+        assert must in listed, must
     assert "LGPL-3.0" in text and "universal-sentence-encoder-multilingual" in text
+
+
+def _copy_lock(tmp_path: Path) -> Path:
+    lock_dir = tmp_path / "lock"
+    lock_dir.mkdir()
+    for f in (PACKAGING / "lock").glob("*.txt"):
+        (lock_dir / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    return lock_dir
+
+
+def test_notices_check_catches_a_lock_the_notices_do_not_describe(tmp_path):
+    lock_dir = _copy_lock(tmp_path)
+    runtime = lock_dir / "runtime.txt"
+    text = runtime.read_text(encoding="utf-8")
+    numpy_version = lock.read_lock(lock_dir)["runtime"]["numpy"][0]
+    text = text.replace(f"numpy=={numpy_version} ", "numpy==9.9.9 ")
+    text += "brand-new-dist==1.0 \\\n    --hash=sha256:" + "0" * 64 + "\n"
+    runtime.write_text(text, encoding="utf-8")
+    problems = notices.mismatches(_notices_text(), lock_dir)
+    assert f"numpy: notices say {numpy_version}, the lock 9.9.9" in problems
+    assert "brand-new-dist 1.0 is bundled but not in the notices" in problems
+    # and a row the lock no longer has
+    stale = _notices_text().replace("| Distribution |", "| gone-dist | 1.0 | MIT | x |\n| Distribution |")
+    assert "gone-dist is in the notices but not bundled" in notices.mismatches(stale)
+
+
+def test_lock_pins_every_pyproject_requirement_within_its_range():
+    assert lock.check() == []
+
+
+def test_lock_check_catches_a_pin_outside_pyproject(tmp_path):
+    lock_dir = _copy_lock(tmp_path)
+    runtime = lock_dir / "runtime.txt"
+    numpy_version = lock.read_lock(lock_dir)["runtime"]["numpy"][0]
+    runtime.write_text(
+        runtime.read_text(encoding="utf-8").replace(f"numpy=={numpy_version} ", "numpy==1.26.4 "),
+        encoding="utf-8",
+    )
+    test_txt = lock_dir / "test.txt"
+    test_txt.write_text(
+        re.sub(r"(?ms)^pytest==.*?(?=^\S)", "", test_txt.read_text(encoding="utf-8")),
+        encoding="utf-8",
+    )
+    problems = lock.check(lock_dir)
+    assert any("numpy==1.26.4, outside numpy>=2.0" in p for p in problems), problems
+    assert any(p.startswith("test.txt does not pin pytest>=8") for p in problems), problems
+
+
+def test_lock_files_are_hashed_and_each_distribution_is_pinned_once():
+    seen: dict[str, str] = {}
+    for name in lock.SETS:
+        text = (PACKAGING / "lock" / f"{name}.txt").read_text(encoding="utf-8")
+        if name != "runtime":
+            assert "\n-r runtime.txt\n" in text
+        entries = re.split(r"\n(?=[A-Za-z0-9])", text.split("\n", 4)[-1])
+        for entry in entries:
+            if not entry.strip() or entry.startswith(("-r ", "#")):
+                continue
+            dist = entry.split("==", 1)[0]
+            assert "--hash=sha256:" in entry, entry
+            assert dist not in seen, f"{dist} in {seen.get(dist)} and {name}"
+            seen[dist] = name
+    assert len(seen) > 40
 
 
 def test_notices_cover_a_built_bundle():
