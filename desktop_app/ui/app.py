@@ -17,7 +17,7 @@ from desktop_app.core.errors import DataFolderLockedError
 from desktop_app.core.logging_setup import setup_logging
 from desktop_app.core.paths import lock_file, log_file, resolve_data_dir, settings_file
 from desktop_app.core.settings import load_settings
-from desktop_app.ui import excepthook, i18n, theme
+from desktop_app.ui import excepthook, i18n, platform_check, theme
 from desktop_app.ui.single_instance import DataFolderLock
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,11 @@ def run(args: Namespace) -> int:
     data_dir: Path = resolve_data_dir(args.data_dir)
     setup_logging(log_file(data_dir))
     log.info("LexMem %s starting, data folder %s", __version__, data_dir)
+    problem = platform_check.check()
+    if problem:  # before Qt aborts with a message that names the wrong library
+        log.error("cannot start the window: %s", problem)
+        print(problem, file=sys.stderr)
+        return 3
     app = make_app()
     excepthook.install()
     settings = load_settings(settings_file(data_dir))
