@@ -5,6 +5,9 @@
     python packaging/lock.py --upgrade-package NAME  # move only NAME (and what it drags)
     python packaging/lock.py --check                 # the lock satisfies pyproject.toml (offline)
 
+It also rewrites packaging/THIRD_PARTY_NOTICES.md, read from the build venv that holds the
+new lock's runtime set (packaging/build_venv.py), unless ``--no-notices``.
+
 ``pyproject.toml`` keeps the tested ranges; the lock is what gets installed. One resolution of
 the runtime dependencies and the ``test`` and ``package`` extras together is written as three
 pip requirements files, each distribution in exactly one of them:
@@ -354,6 +357,11 @@ def main(argv: list[str] | None = None) -> int:
         help="extra pip constraints for the resolution (e.g. a tested `pip freeze`)",
     )  # fmt: skip
     ap.add_argument("--check", action="store_true", help="only check the lock against pyproject")
+    ap.add_argument(
+        "--no-notices",
+        action="store_true",
+        help="do not rewrite THIRD_PARTY_NOTICES.md (it needs the build venv: a minute or two)",
+    )
     args = ap.parse_args(argv)
     if args.check:
         problems = check()
@@ -368,6 +376,12 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 1
+    if not args.no_notices:
+        # the notices describe the locked runtime set: read them where exactly it is installed
+        import build_venv
+
+        notices = Path(__file__).with_name("notices.py")
+        subprocess.run([str(build_venv.ensure()), str(notices)], check=True)
     return 0
 
 
