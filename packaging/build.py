@@ -1,12 +1,20 @@
 """Build the LexMem bundle (PyInstaller one-folder) on Linux or Windows — one command:
 
-    python packaging/build.py [--selftest] [--archive] [--clean]
+    python packaging/build.py [--selftest] [--archive] [--xz] [--clean]
 
-Writes the Windows version resource from ``desktop_app.__version__`` (the single source of
-the version), runs PyInstaller on ``packaging/lexmem.spec`` into ``dist/lexmem``, and prints
-and saves (``build/bundle_stats.json``) the build time and the bundle size on disk; with
-``--archive`` also the compressed size (zip on Windows, tar.gz elsewhere); with
-``--selftest`` runs the frozen ``lexmem --selftest`` and fails if it does.
+Runs itself again inside ``build/venv-package`` (packaging/build_venv.py: the lock's runtime
+and package sets only, so nothing from a developer's environment is frozen), writes the
+Windows version resource from ``desktop_app.__version__`` (the single source of the version),
+runs PyInstaller on ``packaging/lexmem.spec`` into ``dist/lexmem``, and then, on Linux:
+leaves out the build machine's libraries every target desktop has (``HOST_LIBS_LEFT_OUT``)
+and any library nothing in the bundle loads any more, strips debug symbols, checks that no
+bundled ELF needs a newer glibc/libstdc++ than the supported baseline (``LINUX_BASELINE``)
+and that no library the bundle needs is missing.  It writes THIRD_PARTY_NOTICES.md into the
+bundle, generated from what was installed into the build venv, and fails if the committed
+copy no longer describes it.  Prints and saves (``build/bundle_stats.json``) the build time
+and the size on disk; ``--archive`` also the compressed size (zip on Windows, tar.gz
+elsewhere), ``--xz`` the ``tar | xz -9`` size; ``--selftest`` runs the frozen
+``lexmem --selftest`` and fails if it does.  Every check that fails exits non-zero.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,12 +31,58 @@ import time
 import zipfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import build_venv
+
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "packaging" / "lexmem.spec"
 DIST = ROOT / "dist"
 WORK = ROOT / "build"
 BUNDLE = DIST / "lexmem"
 IS_WIN = sys.platform == "win32"
+IS_LINUX = sys.platform.startswith("linux")
+
+#: the oldest Linux the bundle supports, as the newest symbol versions any bundled ELF may
+#: need (README.md, "Linux baseline").  glibc 2.35: the interpreter's own libpython, built on
+#: a glibc 2.35+ machine, binds hypot@GLIBC_2.35 (PySide6 6.11's wheels alone need 2.34).
+#: libstdc++ comes from the target system (GCC 12's, GLIBCXX_3.4.30, on Ubuntu 22.04).
+LINUX_BASELINE: dict[str, tuple[int, ...]] = {"GLIBC": (2, 35), "GLIBCXX": (3, 4, 30)}
+LINUX_BASELINE_TEXT = "glibc 2.35 and GCC 12's libstdc++ (Ubuntu 22.04, Debian 12, Fedora 36)"
+
+#: libraries PyInstaller copies from the build machine that every target desktop has and
+#: that must come from it (the AppImage project's excludelist keeps the same ones out, each for
+#: a reason it records): the C++ runtime and the X11/font stack match the system's graphics
+#: drivers and configuration; a copy built on a newer machine also raises the glibc floor
+#: (libstdc++ and libexpat from Debian 12 need GLIBC_2.36).
+HOST_LIBS_LEFT_OUT = frozenset(
+    {
+        "libstdc++.so.6",
+        "libgcc_s.so.1",
+        "libX11.so.6",
+        "libX11-xcb.so.1",
+        "libxcb.so.1",
+        "libfontconfig.so.1",
+        "libfreetype.so.6",
+        "libharfbuzz.so.0",
+        "libexpat.so.1",
+        "libz.so.1",
+        "libcom_err.so.2",
+        "libgpg-error.so.0",
+        "libuuid.so.1",
+        "libGL.so.1",
+        "libEGL.so.1",
+        "libdrm.so.2",
+        "libgbm.so.1",
+    }
+)
+#: what the Linux steps run; a missing one fails the build instead of skipping a check
+LINUX_TOOLS = {
+    "strip": "binutils",
+    "readelf": "binutils",
+    "objdump": "binutils",
+    "file": "file",
+    "ldconfig": "libc-bin",
+}
 
 
 def app_version() -> str:
@@ -88,10 +143,8 @@ def make_archive(bundle: Path, out_base: Path) -> Path:
 def missing_libraries(bundle: Path) -> list[str]:
     """Linux: shared libraries some bundled ELF file needs (DT_NEEDED) that are neither in the
     bundle nor known to the system loader — what a too-eager trim rule would cause."""
-    if not sys.platform.startswith("linux") or not shutil.which("readelf"):
+    if not IS_LINUX:
         return []
-    import re
-
     have = {p.name for p in bundle.rglob("*.so*")}
     system = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
     have |= set(re.findall(r"^\s*(\S+) \(", system, re.M))
@@ -112,7 +165,7 @@ def strip_bundle(bundle: Path) -> float:
     Not PyInstaller's strip=True: that also strips auditwheel-repaired libraries in
     ``*.libs/`` folders (numpy's OpenBLAS), which breaks them ("ELF load command
     address/offset not page-aligned"). Returns the MB saved."""
-    if not sys.platform.startswith("linux") or not (shutil.which("strip") and shutil.which("file")):
+    if not IS_LINUX:
         return 0.0
     before = dir_size(bundle)
     for p in bundle.rglob("*"):
@@ -124,6 +177,178 @@ def strip_bundle(bundle: Path) -> float:
         if "ELF" in kind and "not stripped" in kind:
             subprocess.run(["strip", "--strip-unneeded", str(p)], check=False)
     return round((before - dir_size(bundle)) / 1e6, 1)
+
+
+def missing_tools(which=None) -> list[str]:
+    """Linux: the tools the build needs that are not installed, as "tool (package)"."""
+    if not IS_LINUX:
+        return []
+    which = which or shutil.which
+    return [f"{tool} (Debian package {pkg})" for tool, pkg in LINUX_TOOLS.items() if not which(tool)]
+
+
+def _elf_files(bundle: Path) -> list[Path]:
+    out = []
+    for p in bundle.rglob("*"):
+        if p.is_symlink() or not p.is_file():
+            continue
+        with p.open("rb") as f:
+            if f.read(4) == b"\x7fELF":
+                out.append(p)
+    return out
+
+
+def _needed(path: Path) -> list[str]:
+    out = subprocess.run(["readelf", "-d", str(path)], capture_output=True, text=True).stdout
+    return re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", out)
+
+
+def prune_host_libraries(bundle: Path) -> list[str]:
+    """Linux: drop HOST_LIBS_LEFT_OUT, then every library at the top of ``_internal`` that no
+    bundled ELF needs any more (the krb5/gssapi chain QtNetwork's plugins pulled in, readline's
+    libtinfo, the font stack's helpers...), until nothing changes.  Only plain files at the
+    top level: that is where PyInstaller puts what it copies from the system; the packages'
+    own folders (pyarrow/, PySide6/, numpy.libs/) and Python's modules are loaded by path.
+    Returns the removed names."""
+    top = bundle / "_internal"
+    removed = []
+    for p in sorted(top.iterdir()):
+        if p.name in HOST_LIBS_LEFT_OUT:
+            p.unlink()
+            removed.append(p.name)
+    while True:
+        elves = _elf_files(bundle)
+        needed = {name for p in elves for name in _needed(p)}
+        orphans = [
+            p
+            for p in elves
+            if p.parent == top
+            and ".so" in p.name
+            and not p.name.endswith(".cpython-311-x86_64-linux-gnu.so")
+            and not p.name.startswith("libpython")
+            and p.name not in needed
+        ]
+        if not orphans:
+            return removed
+        for p in orphans:
+            p.unlink()
+            removed.append(p.name)
+
+
+_SYMVER = re.compile(r"\b(GLIBC|GLIBCXX)_(\d+(?:\.\d+)+)\b")
+
+
+def symbol_versions(objdump_text: str) -> dict[str, tuple[int, ...]]:
+    """The newest GLIBC_x.y / GLIBCXX_x.y.z an ``objdump -T`` listing requires (undefined
+    symbols: "*UND*") — what the target system's libraries must provide."""
+    newest: dict[str, tuple[int, ...]] = {}
+    for line in objdump_text.splitlines():
+        if "*UND*" not in line:
+            continue
+        for lib, ver in _SYMVER.findall(line):
+            v = tuple(int(x) for x in ver.split("."))
+            if v > newest.get(lib, ()):
+                newest[lib] = v
+    return newest
+
+
+def baseline_violations(
+    bundle: Path, baseline: dict[str, tuple[int, ...]] = LINUX_BASELINE
+) -> tuple[dict[str, str], list[str]]:
+    """Linux: the newest symbol versions the bundle needs ({"GLIBC": "2.34", ...}) and the
+    files that need more than ``baseline``."""
+    newest: dict[str, tuple[int, ...]] = {}
+    bad = []
+    for p in _elf_files(bundle):
+        text = subprocess.run(["objdump", "-T", str(p)], capture_output=True, text=True).stdout
+        need = symbol_versions(text)
+        for lib, v in need.items():
+            newest[lib] = max(newest.get(lib, ()), v)
+            if lib in baseline and v > baseline[lib]:
+                rel = p.relative_to(bundle)
+                bad.append(f"{rel} needs {lib}_{'.'.join(map(str, v))}")
+    return {k: ".".join(map(str, v)) for k, v in sorted(newest.items())}, sorted(bad)
+
+
+def xz_size(bundle: Path) -> int:
+    """Bytes of ``tar -c bundle | xz -9``: what the download would weigh (Inno Setup's
+    lzma2/max is the same compressor on Windows)."""
+    tar = subprocess.Popen(
+        ["tar", "-C", str(bundle.parent), "-cf", "-", bundle.name], stdout=subprocess.PIPE
+    )
+    xz = subprocess.run(["xz", "-9", "-T1", "-c"], stdin=tar.stdout, capture_output=True)
+    tar.wait()
+    if tar.returncode or xz.returncode:
+        raise SystemExit("tar | xz -9 failed")
+    return len(xz.stdout)
+
+
+def bundle_notices(bundle: Path) -> list[str]:
+    """Write THIRD_PARTY_NOTICES.md into the bundle, generated here — in the build venv,
+    which holds exactly the lock's runtime set — plus the system libraries copied from the
+    build machine.  Returns what is wrong with the committed copy (empty: it is current)."""
+    import notices
+
+    text = notices.render()
+    committed = notices.OUT.read_text(encoding="utf-8") if notices.OUT.exists() else ""
+    problems = [f"packaging/THIRD_PARTY_NOTICES.md: {p}" for p in notices.mismatches(committed)]
+    if IS_LINUX and not problems and committed != text:
+        problems.append("packaging/THIRD_PARTY_NOTICES.md differs from the generated notices")
+    extra = host_library_notices(bundle) if IS_LINUX else ""
+    (bundle / "THIRD_PARTY_NOTICES.md").write_text(text + extra, encoding="utf-8")
+    return problems
+
+
+def host_library_notices(bundle: Path) -> str:
+    """Linux: the bundled libraries that came from the build machine's system, with their
+    Debian package, version and copyright file (dpkg, when there is one)."""
+    top = bundle / "_internal"
+    rows = []
+    for p in sorted(top.iterdir(), key=lambda p: p.name.lower()):
+        if p.is_symlink() or not p.is_file() or ".so" not in p.name or ".cpython-" in p.name:
+            continue
+        if p.name.startswith(("libpython", "libQt6", "libpyside", "libshiboken")):
+            continue
+        pkg = version = ""
+        if shutil.which("dpkg"):
+            for cand in _host_paths(p.name):
+                proc = subprocess.run(["dpkg", "-S", cand], capture_output=True, text=True)
+                if proc.returncode == 0:
+                    pkg = proc.stdout.split(":", 1)[0]
+                    version = subprocess.run(
+                        ["dpkg-query", "-W", "-f=${Version}", pkg], capture_output=True, text=True
+                    ).stdout
+                    break
+        where = f"/usr/share/doc/{pkg}/copyright" if pkg else "its upstream project"
+        rows.append(f"| {p.name} | {pkg or '?'} | {version or '?'} | {where} |")
+    if not rows:
+        return ""
+    return "\n".join(
+        [
+            "",
+            "## System libraries copied from the build machine (Linux bundle)",
+            "",
+            "Generated by packaging/build.py from the files in this bundle. Each is free software",
+            "under the licence in its Debian copyright file (LGPL/MIT/BSD-style); the sources are",
+            "in Debian's archive under the package name and version given.",
+            "",
+            "| File | Debian package | Version | Licence |",
+            "|---|---|---|---|",
+            *rows,
+            "",
+        ]
+    )
+
+
+def _host_paths(name: str) -> list[str]:
+    real = ""
+    for line in subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout.splitlines():
+        if line.strip().startswith(name + " ") and "x86-64" in line:
+            real = os.path.realpath(line.rsplit("=> ", 1)[-1].strip())
+            break
+    if not real:
+        return []
+    return [real, real.removeprefix("/usr"), "/usr" + real]
 
 
 def exe_path() -> Path:
@@ -187,11 +412,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--archive", action="store_true", help="also pack the bundle and report its compressed size"
     )
+    ap.add_argument("--xz", action="store_true", help="also report the tar | xz -9 size")
     ap.add_argument(
         "--clean", action="store_true", help="drop PyInstaller's cache and work folder first"
     )
     ap.add_argument(
         "--no-build", action="store_true", help="only measure / self-test an existing dist/lexmem"
+    )
+    ap.add_argument(
+        "--no-venv",
+        action="store_true",
+        help="freeze from the current environment instead of build/venv-package (debugging only:"
+        " whatever else is installed here may end up in the bundle)",
     )
     ap.add_argument(
         "--first-paint",
@@ -201,6 +433,22 @@ def main(argv: list[str] | None = None) -> int:
         help="start the frozen app N times and report the time to the first paint",
     )
     args = ap.parse_args(argv)
+
+    tools = missing_tools()
+    if tools:
+        print(
+            "build: missing tools the Linux build needs (it strips the libraries and checks"
+            " their dependencies and glibc needs):",
+            *tools,
+            "install them, e.g. apt-get install binutils file",
+            sep="\n  ",
+            file=sys.stderr,
+        )
+        return 2
+    if not args.no_build and not args.no_venv and not build_venv.inside():
+        python = build_venv.ensure()
+        cmd = [str(python), str(Path(__file__).resolve()), *(argv if argv is not None else sys.argv[1:])]
+        return subprocess.run(cmd, cwd=ROOT).returncode
 
     version = app_version()
     stats: dict = {"version": version, "platform": sys.platform}
@@ -216,10 +464,13 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         subprocess.run(cmd, cwd=ROOT, check=True)
         stats["build_s"] = round(time.perf_counter() - t0, 1)
+        if IS_LINUX:
+            stats["host_libraries_left_out"] = prune_host_libraries(BUNDLE)
         # the licences of what was bundled travel with it (LGPL for Qt requires it)
-        notices = ROOT / "packaging" / "THIRD_PARTY_NOTICES.md"
-        if notices.exists():
-            shutil.copy2(notices, BUNDLE / "THIRD_PARTY_NOTICES.md")
+        stale = bundle_notices(BUNDLE)
+        if stale:
+            print(*stale, "run: python packaging/lock.py", sep="\n  ", file=sys.stderr)
+            return 1
     if not args.no_build and os.environ.get("LEXMEM_STRIP", "1") == "1":
         stats["stripped_mb"] = strip_bundle(BUNDLE)
     stats["disk_mb"] = round(dir_size(BUNDLE) / 1e6, 1)  # MB = 10^6 bytes
@@ -235,10 +486,24 @@ def main(argv: list[str] | None = None) -> int:
     if fatal:
         print("bundle is missing its own libraries:", *fatal, sep="\n  ", file=sys.stderr)
         return 1
+    if IS_LINUX:
+        newest, too_new = baseline_violations(BUNDLE)
+        stats["newest_symbol_versions"] = newest
+        stats["linux_baseline"] = {k: ".".join(map(str, v)) for k, v in LINUX_BASELINE.items()}
+        if too_new:
+            print(
+                f"bundle needs more than the Linux baseline ({LINUX_BASELINE_TEXT}):",
+                *too_new,
+                sep="\n  ",
+                file=sys.stderr,
+            )
+            return 1
     if args.archive:
         arc = make_archive(BUNDLE, DIST / f"lexmem-{version}-{sys.platform}")
         stats["archive"] = arc.name
         stats["compressed_mb"] = round(arc.stat().st_size / 1e6, 1)
+    if args.xz:
+        stats["xz9_mb"] = round(xz_size(BUNDLE) / 1e6, 1)
     rc = 0
     if args.selftest:
         t0 = time.perf_counter()

@@ -65,6 +65,8 @@ EXCLUDED_MODULES: list[str] = [
     "notebook",
     "tkinter",
     "_tkinter",
+    # the interactive prompt's line editing (pulls libreadline and libtinfo); never used
+    "readline",
     "pytest",
     "hypothesis",
     "duckdb",
@@ -148,11 +150,17 @@ _DROP_PATTERNS: list[str] = [
     # Each library below was checked (readelf NEEDED) to be used only by that stack.
     r"PySide6[/\\](Qt[/\\])?plugins[/\\]platformthemes[/\\]libqgtk3\.so$",
     r"(^|[/\\])lib(gtk-3|gdk-3|gdk_pixbuf-2\.0|cairo|cairo-gobject|pango-1\.0|pangocairo-1\.0|pangoft2-1\.0|atk-1\.0|atk-bridge-2\.0|atspi|epoxy|thai|datrie|fribidi|Xcomposite|Xdamage|Xinerama|Xi|Xcursor|Xrandr|wayland-cursor|pixman-1)\.so[^/\\]*$",
-    # pyarrow parts lancedb never loads (it needs compute, dataset, acero, parquet); also the
-    # top-level symlinks PyInstaller makes to them
-    # (libarrow_substrait stays: pyarrow's core lib.so links it)
-    r"(^|[/\\])(lib)?arrow_(flight|s3|python_flight)[^/\\]*$",
-    r"pyarrow[/\\]_(flight|orc|gcsfs|azurefs|hdfs|s3fs)\.[^/\\]*$",
+    # pyarrow parts lancedb never loads (it needs compute, dataset, acero, fs, and _csv/_json,
+    # which pyarrow._dataset imports at load); also the top-level symlinks PyInstaller makes to
+    # them. Substrait, ORC, Feather and Parquet encryption are optional imports of pyarrow's
+    # (each inside try/except ImportError). libarrow_substrait stays: pyarrow's core lib.so
+    # links it.
+    r"(^|[/\\])(lib)?arrow_(flight|s3|python_flight|python_parquet_encryption)[^/\\]*$",
+    r"pyarrow[/\\]_(flight|orc|gcsfs|azurefs|hdfs|s3fs|substrait|feather|dataset_orc"
+    r"|parquet_encryption|dataset_parquet_encryption)\.[^/\\]*$",
+    # the wheel stores each of its libraries under three names (no symlinks in a wheel); the
+    # loader asks for the soname (libarrow_python.so.2600) only
+    r"pyarrow[/\\]lib[a-z_]+\.so(\.\d+\.\d+\.\d+)?$",
     r"pyarrow[/\\](lib)?(gandiva|plasma)[^/\\]*$",
     r"pyarrow[/\\]include[/\\].*",
     r"pyarrow[/\\]src[/\\].*",

