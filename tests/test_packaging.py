@@ -285,3 +285,16 @@ def test_a_built_bundle_meets_the_linux_baseline_and_carries_no_dead_weight():
     ):
         assert gone not in names, gone
     assert "libarrow_python.so.2600" in names
+
+
+def test_readme_commands_are_one_line_each_and_ci_runs_the_test_one():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```bash\n", 1)[1].split("```", 1)[0]
+    lines = [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip()]
+    assert len(lines) == 2
+    run, test = lines
+    assert run.startswith("pip install -r packaging/lock/runtime.txt") and run.endswith("lexmem")
+    assert test.startswith("pip install -r packaging/lock/test.txt")
+    assert test.endswith("python -m pytest -q")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test in ci.splitlines()
