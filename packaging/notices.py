@@ -52,7 +52,7 @@ EXTRA = """\
 | CPython 3.11 runtime and standard library | PSF-2.0 | python.org |
 | SQLite (via Python's sqlite3) | Public domain | sqlite.org |
 | OpenSSL 3 (via Python's ssl, used by httpx for HTTPS to the LLM endpoint) | Apache-2.0 | openssl.org |
-| libffi, zlib, bzip2, liblzma, expat, mpdecimal (via CPython) | MIT / zlib / bzip2 / public domain / MIT / BSD-2-Clause | bundled with CPython |
+| libffi, bzip2, liblzma, mpdecimal (via CPython) | MIT / bzip2 / public domain / BSD-2-Clause | bundled with CPython; on Linux the bundle's copy of this file ends with the exact library files taken from the build machine and their Debian packages |
 | jieba dictionaries (dict.txt, idf.txt, HMM tables) | MIT | inside the jieba package |
 | PyInstaller bootloader | GPL-2.0-or-later with the bootloader exception (permits distributing the built program under any licence) | pyinstaller.org |
 """
