@@ -34,7 +34,11 @@ ISCC=packaging/windows/node_modules/innosetup/bin/ISCC.exe
 
 VERSION=$(PYTHONPATH=. python3 -c "import desktop_app; print(desktop_app.__version__)")
 WORK="$PWD/build/installer-ci"
-export WINEPREFIX="$WORK/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+# the wine prefix stays outside the project: its dosdevices/z: links to / (a tool walking the
+# project tree and following links would walk the whole machine)
+WINEPREFIX="$(mktemp -d /tmp/lexmem-wine.XXXXXX)"
+trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$WINEPREFIX"' EXIT
+export WINEPREFIX WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 rm -rf "$WORK"
 mkdir -p "$WORK/out"
 
