@@ -10,6 +10,13 @@ templates open the block themselves, so the output carries only the closing tag.
 ``answer`` and ``reasoning`` text, and ``retract`` when a lone ``</think>`` shows that the text
 emitted so far as answer was thinking (a UI moves it under "reasoning"; the final split is
 right either way). :func:`split_reasoning` does the same for a whole text.
+
+Where a tag counts: anywhere in the answer's text except inside a JSON string literal. A model
+that answers ``{"</think>": []}`` (a key or a value that mentions the tag) gives JSON, not
+thinking, so the splitter follows the answer's JSON structure as it goes: a ``"`` opens a
+string only inside an open ``{``/``[`` (quotes in prose stay prose, so a stray quote in a
+sentence cannot hide the tag that follows), and backslash escapes are honoured. Inside a
+thinking block the first ``</think>`` ends it, wherever it stands: thinking is prose.
 """
 
 from __future__ import annotations
@@ -32,15 +39,44 @@ class StreamEvent:
     text: str
 
 
+class _JsonStrings:
+    """Whether the answer's text so far ends inside a JSON string literal (see the module)."""
+
+    __slots__ = ("depth", "escaped", "in_string")
+
+    def __init__(self) -> None:
+        self.depth = 0  # open { and [ (a bracket in prose counts too: only strings matter)
+        self.in_string = False
+        self.escaped = False
+
+    def advance(self, text: str) -> None:
+        for ch in text:
+            if self.in_string:
+                if self.escaped:
+                    self.escaped = False
+                elif ch == "\\":
+                    self.escaped = True
+                elif ch == '"':
+                    self.in_string = False
+            elif ch in "{[":
+                self.depth += 1
+            elif ch in "}]":
+                self.depth = max(0, self.depth - 1)
+            elif ch == '"' and self.depth:
+                self.in_string = True
+
+
 class ThinkSplitter:
     """Splits content that may contain ``<think>…</think>`` into answer and reasoning.
 
     Tags are matched case-insensitively and may arrive cut anywhere; a possible beginning of a
-    tag at the end of a piece is held back until the next piece decides.
+    tag at the end of a piece is held back until the next piece decides. A tag inside a JSON
+    string of the answer is text (see the module docstring).
     """
 
     def __init__(self) -> None:
         self._pending = ""  # held back: may be the beginning of a tag
+        self._json = _JsonStrings()  # the answer's JSON structure, for tags inside strings
         self._thinking = False
         self._closed_a_block = False
         self._trim_answer = False  # drop the blank lines that follow "</think>"
@@ -55,8 +91,15 @@ class ThinkSplitter:
             tag = CLOSE_TAG if self._thinking else OPEN_TAG
             at = low.find(tag)
             stray_close = -1 if self._thinking else low.find(CLOSE_TAG)
+            first = min((i for i in (at, stray_close) if i != -1), default=-1)
+            if not self._thinking and first != -1:
+                self._json.advance(buf[:first])
+                if self._json.in_string:  # "<" of a tag-like text inside a JSON string
+                    self._emit(events, buf[: first + 1], scanned=True)
+                    buf = buf[first + 1 :]
+                    continue
             if stray_close != -1 and (at == -1 or stray_close < at):
-                self._emit(events, buf[:stray_close])
+                self._emit(events, buf[:stray_close], scanned=True)
                 self._stray_close(events)
                 buf = buf[stray_close + len(CLOSE_TAG) :]
                 continue
@@ -65,7 +108,7 @@ class ThinkSplitter:
                 self._emit(events, buf[: len(buf) - keep])
                 self._pending = buf[len(buf) - keep :]
                 break
-            self._emit(events, buf[:at])
+            self._emit(events, buf[:at], scanned=True)
             buf = buf[at + len(tag) :]
             if self._thinking:
                 self._closed_a_block = True
@@ -80,12 +123,16 @@ class ThinkSplitter:
         self._emit(events, rest)
         return events
 
-    def _emit(self, events: list[StreamEvent], text: str) -> None:
+    def _emit(self, events: list[StreamEvent], text: str, *, scanned: bool = False) -> None:
+        """Emit ``text`` as reasoning or answer; answer text moves the JSON state on unless the
+        caller ``scanned`` it already."""
         if not text:
             return
         if self._thinking:
             events.append(StreamEvent("reasoning", text))
             return
+        if not scanned:
+            self._json.advance(text)
         if self._trim_answer:
             text = text.lstrip()
             if not text:
@@ -101,6 +148,7 @@ class ThinkSplitter:
         if self._closed_a_block:
             return
         self._closed_a_block = True
+        self._json = _JsonStrings()  # the answer restarts empty
         shown = "".join(self._answer)
         self._answer.clear()
         if shown:

@@ -154,3 +154,59 @@ def test_any_chunking_gives_the_same_split(thinking, answer, cuts):
     assert got_thinking == thinking
     assert split_reasoning(whole) == (answer.lstrip(), thinking.strip())
     assert json.dumps(got_answer)  # plain text, no markers left
+
+
+# -- where a think tag counts (a Hypothesis run found '{"</THINK>": []}' read as [])
+
+
+def test_a_think_tag_inside_a_json_string_is_text():
+    from desktop_app.llm import extract_json
+
+    assert extract_json('{"</THINK>": []}') == {"</THINK>": []}
+    assert extract_json('{"a": "<think>x"}') == {"a": "<think>x"}
+    assert extract_json('好的：{"note": "模型输出 </think> 标签", "n": 1}') == {
+        "note": "模型输出 </think> 标签",
+        "n": 1,
+    }
+    # escaped quotes do not end the string early
+    assert extract_json('{"a": "say \\"</think>\\" here"}') == {"a": 'say "</think>" here'}
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "reasoning"),
+    [
+        # prose quotes are not JSON strings: the tags still count there
+        ('他说"好</think>结论', "结论", '他说"好'),
+        ('<think>"引号</think>答', "答", '"引号'),
+        # a draft object before the lone closing tag is balanced: the tag counts
+        ('起草 {"a": "b"} 不对</think>{"a": "c"}', '{"a": "c"}', '起草 {"a": "b"} 不对'),
+        # inside an open object's string it does not
+        ('{"k": "</think>", "v": "<think>"}', '{"k": "</think>", "v": "<think>"}', ""),
+    ],
+)
+def test_think_tags_count_outside_json_strings_only(text, answer, reasoning):
+    assert split_reasoning(text) == (answer, reasoning)
+
+
+_TAGGY = st.text(alphabet=st.sampled_from(list('<>/thinkTHINK"\\{}[]:, 甲')), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    obj=st.dictionaries(_TAGGY, st.lists(_TAGGY, max_size=3) | _TAGGY, max_size=4),
+    cuts=st.lists(st.integers(min_value=0, max_value=200), max_size=6),
+)
+def test_any_json_object_survives_reasoning_splitting_in_any_chunking(obj, cuts):
+    """Whatever its strings hold, a JSON answer is answer: whole, and streamed in any pieces."""
+    from desktop_app.llm import extract_json
+    from desktop_app.llm.reasoning import ThinkSplitter
+
+    body = json.dumps(obj, ensure_ascii=False)
+    assert extract_json(body) == obj
+    assert split_reasoning(body) == (body, "")
+    points = sorted({c for c in cuts if c < len(body)} | {0, len(body)})
+    splitter = ThinkSplitter()
+    events = [e for a, b in itertools.pairwise(points) for e in splitter.feed(body[a:b])]
+    events += splitter.finish()
+    assert "".join(e.text for e in events if e.kind == "answer") == body
+    assert all(e.kind == "answer" for e in events)
