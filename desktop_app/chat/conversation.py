@@ -198,6 +198,6 @@ class ConversationController:
         for outcome in report.outcomes:
             reply = self._learning.pop(outcome.key, None)
             if reply is not None:
-                notes = [r.note for r in outcome.results if r.action != "unchanged"]
+                notes = [r.note for r in outcome.results if r.learned]
                 found.append((reply, notes))
         return found

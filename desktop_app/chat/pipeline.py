@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from desktop_app.chat.memory_message import format_memories
 from desktop_app.chat.prompts import system_prompt
+from desktop_app.core.clock import local_now
 from desktop_app.core.errors import ProviderNotConfiguredError
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,8 @@ class PreparedTurn:
     messages: list[dict[str, str]]
     injected: list[Any] = field(default_factory=list)  # Note objects shown by the memory chip
     user_message_id: str | None = None
-    started_at: datetime = field(default_factory=datetime.now)
+    #: when the question was asked, in the user's zone (aware: never stamped as UTC)
+    started_at: datetime = field(default_factory=local_now)
 
 
 @dataclass(slots=True)
@@ -189,4 +191,4 @@ class ChatPipeline:
             # show what was learned; offline the engine queues the job and returns []
             wait=True,
         )
-        return [r for r in results if getattr(r, "action", "added") != "unchanged"]
+        return [r for r in results if getattr(r, "learned", True)]

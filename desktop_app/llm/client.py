@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -216,16 +217,24 @@ def _openai_client(config: LLMConfig, proxy_url: str | None) -> openai.OpenAI:
 # --------------------------------------------------------------------------------------------
 # Prompt additions for the weaker modes
 
-_SCHEMA_INSTRUCTION = (
-    "\n\n## 输出格式 / Output format\n"
-    "只输出一个 JSON 对象，不要输出其他文字，不要使用 Markdown。该 JSON 必须符合以下 JSON Schema：\n"
-    "Answer with one JSON object only (no other text, no Markdown), valid against this JSON Schema:\n"
-    "{schema}"
-)
-_RETRY_INSTRUCTION = (
-    "你上一次的回答无效：{reason}\n请改正后重新回答，只输出符合要求的 JSON 对象。\n"
-    "Your previous answer was invalid: {reason}\nAnswer again with a corrected JSON object only."
-)
+# Stated once, in the prompt's own language (the memory steps write Chinese prompts for
+# Chinese notes, English ones for English notes): a bilingual copy doubled the tokens.
+_SCHEMA_INSTRUCTION = {
+    "zh": "\n\n只输出一个符合以下 JSON Schema 的 JSON 对象，不要其他文字或 Markdown：\n{schema}",
+    "en": (
+        "\n\nAnswer with one JSON object only (no other text, no Markdown), valid against "
+        "this JSON Schema:\n{schema}"
+    ),
+}
+_RETRY_INSTRUCTION = {
+    "zh": "你上一次的回答无效：{reason}\n请改正后重新回答，只输出 JSON 对象。",
+    "en": "Your previous answer was invalid: {reason}\nAnswer again with a corrected JSON object only.",
+}
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _language(text: str) -> str:
+    return "zh" if _CJK.search(text) else "en"
 
 
 class _FormatRefused(Exception):
@@ -625,14 +634,16 @@ def _json_messages(
     mode: str, system: str, user: str, schema: dict, previous: str, reason: str
 ) -> list[dict[str, str]]:
     sys_text = system
+    language = _language(system)
     if mode != "json_schema":
         # DeepSeek's json_object requires the word "json" in the prompt; the schema goes there
-        # because the endpoint will not enforce it.
-        sys_text = system + _SCHEMA_INSTRUCTION.format(
-            schema=json.dumps(wire_schema(schema), ensure_ascii=False, indent=1)
+        # because the endpoint will not enforce it (compact: indentation costs tokens).
+        sys_text = system + _SCHEMA_INSTRUCTION[language].format(
+            schema=json.dumps(wire_schema(schema), ensure_ascii=False, separators=(",", ":"))
         )
     messages = [{"role": "system", "content": sys_text}, {"role": "user", "content": user}]
     if reason:
         messages.append({"role": "assistant", "content": previous[:4000]})
-        messages.append({"role": "user", "content": _RETRY_INSTRUCTION.format(reason=reason)})
+        retry = _RETRY_INSTRUCTION[language].format(reason=reason)
+        messages.append({"role": "user", "content": retry})
     return messages

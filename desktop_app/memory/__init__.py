@@ -25,7 +25,14 @@ Where each responsibility lives (the engine is a façade over these):
     cases.py              cases
     conversations.py      conversations and messages
     jobs.py               the durable job queue
-    job_steps.py          what the jobs do (A-MEM construction, decision, evolution; extraction)
+    job_steps.py          what the jobs do (A-MEM construction, decision, evolution; extraction),
+                          resumable step by step, under rules no model answer overrides
+    agentic.py            the LLM steps: constructed extraction, construction, one batched
+                          decision-and-evolution call (prompts in resources/prompts)
+    dates.py              event dates by rules: absolute and relative, zh and en, local day
+    legal_terms.py        normalised search terms: amounts, statute articles, dates
+    sameness.py           two notes on one matter with different values (offline)
+    current_first.py      the later of such a pair ranks first
     job_runner.py         the one background thread that runs due jobs
     backups.py            snapshots, their schedule, restore, forget inside backups
     changes.py            Changes: what an operation changed (for the views)
@@ -45,8 +52,14 @@ from desktop_app.memory.changes import Changes
 from desktop_app.memory.types import (
     CATEGORIES,
     CATEGORY_LABELS_EN,
+    LINK_TYPE_LABELS_EN,
+    LINK_TYPES,
+    ORIGINS,
+    SOURCE_KIND_LABELS_EN,
+    SOURCE_KINDS,
     AddResult,
     Case,
+    Conflict,
     Conversation,
     EngineStats,
     Graph,
@@ -90,10 +103,16 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "CATEGORIES",
     "CATEGORY_LABELS_EN",
+    "LINK_TYPES",
+    "LINK_TYPE_LABELS_EN",
+    "ORIGINS",
+    "SOURCE_KINDS",
+    "SOURCE_KIND_LABELS_EN",
     "AddResult",
     "Case",
     "CaseNotFoundError",
     "Changes",
+    "Conflict",
     "Conversation",
     "Embedder",
     "EngineStats",

@@ -10,7 +10,9 @@ import logging
 import re
 import threading
 from dataclasses import dataclass
+from datetime import date
 
+from desktop_app.memory.dates import event_date_of
 from desktop_app.memory.types import CATEGORIES, DEFAULT_CATEGORY
 
 log = logging.getLogger(__name__)
@@ -22,6 +24,10 @@ class Construction:
     context: str
     tags: tuple[str, ...]
     category: str
+    #: when the fact happened ("2024-07-15", "2024-07", "2024"), None when unknown
+    event_date: str | None = None
+    #: what kind of assertion it is (one of types.SOURCE_KINDS), None when unknown
+    source_kind: str | None = None
 
 
 # Order matters: the first category whose rule matches wins.  Preferences and statutes have
@@ -70,6 +76,48 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 
+# Who asserts a note, by its wording; first match wins.  A guess: the model's answer replaces
+# it, and a wrong guess errs safely (a different source turns "replaces" into a conflict the
+# lawyer settles, never into a silent expiry).
+_SOURCE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "法院认定",
+        re.compile(
+            r"(法院|仲裁委|仲裁庭|判决|裁定|裁决)(书)?(认定|查明|认为|确认|判令|驳回)|\bcourt (found|held|ruled)\b",
+            re.I,
+        ),
+    ),
+    (
+        "证据显示",
+        re.compile(
+            r"(证据|截图|发票|收据|聊天记录|录音|录像|照片|凭证|鉴定|签收单|回执|银行流水|转账记录|快递单|记录)"
+            r"(显示|表明|证明|载明|可见)|\b(evidence|exhibit|receipt|record)s? (show|prove)s?\b",
+            re.I,
+        ),
+    ),
+    (
+        "对方主张",
+        re.compile(
+            r"(被告|对方|被申请人|被上诉人|对方律师)[^，。,]{0,6}(称|主张|辩称|认为|声称|否认|抗辩|答辩)|\b(defendant|respondent|opposing party) (claims|argues|denies|alleges)\b",
+            re.I,
+        ),
+    ),
+    (
+        "律师判断",
+        re.compile(
+            r"(我认为|律师认为|我们认为|本律师|判断|评估|胜诉|败诉|风险)|\b(i think|we think|in my view|assessment)\b",
+            re.I,
+        ),
+    ),
+    (
+        "当事人陈述",
+        re.compile(
+            r"(原告|委托人|当事人|客户|申请人)[^，。,]{0,6}(称|说|表示|陈述|自述|反映|告知)|\b(client|plaintiff) (says|said|states|stated)\b",
+            re.I,
+        ),
+    ),
+)
+
 _EN_STOP = frozenset(
     "a an the and or but if of to in on at by for with from as is are was were be been being "
     "it its this that these those i you he she we they me him her us them my your his our their "
@@ -108,10 +156,31 @@ def extract_keywords(content: str, limit: int = 8) -> tuple[str, ...]:
     return tuple(dict.fromkeys(keywords))[:limit]
 
 
-def construct_offline(content: str, category: str | None = None) -> Construction:
-    """Keywords and a rule-based category; context and tags stay empty until an LLM adds them."""
+def guess_source_kind(content: str, category: str | None = None) -> str | None:
+    """What kind of assertion a note is, by its category and wording (None: no sign)."""
+    if category == "偏好":
+        return "偏好"
+    for kind, pattern in _SOURCE_RULES:
+        if pattern.search(content):
+            return kind
+    return "证据显示" if category == "证据" else None
+
+
+def construct_offline(
+    content: str, category: str | None = None, reference: date | None = None
+) -> Construction:
+    """Keywords, a rule-based category, the first date the text names (relative ones
+    resolved against ``reference``, the user's local day the note was written) and a guessed
+    source; context and tags stay empty until an LLM adds them."""
     chosen = category if category in CATEGORIES else classify(content)
-    return Construction(keywords=extract_keywords(content), context="", tags=(), category=chosen)
+    return Construction(
+        keywords=extract_keywords(content),
+        context="",
+        tags=(),
+        category=chosen,
+        event_date=event_date_of(content, reference),
+        source_kind=guess_source_kind(content, chosen),
+    )
 
 
 def warm_up() -> None:

@@ -17,17 +17,33 @@ from typing import Any
 from desktop_app.core.errors import InvalidInputError
 from desktop_app.memory import construction
 from desktop_app.memory.changes import ChangeRecorder
+from desktop_app.memory.dates import parse_event_date
 from desktop_app.memory.index_sync import IndexSync
 from desktop_app.memory.notes_repository import NotesRepository, note_snapshot
 from desktop_app.memory.scope import require_same_scope
 from desktop_app.memory.store import Store, from_iso, utcnow
 from desktop_app.memory.text import clean_content, content_hash
-from desktop_app.memory.types import CATEGORIES, LINK_KINDS, Note
+from desktop_app.memory.types import CATEGORIES, LINK_KINDS, LINK_TYPES, SOURCE_KINDS, Note
 
 log = logging.getLogger(__name__)
 
 #: the fields whose change alters the vector or the full-text terms
-TEXT_FIELDS = frozenset({"content", "context", "tags", "keywords"})
+TEXT_FIELDS = frozenset({"content", "context", "tags", "keywords", "event_date"})
+
+
+def _checked_event_date(value: str) -> str | None:
+    if not value.strip():
+        return None
+    parsed = parse_event_date(value)
+    if parsed is None:
+        raise InvalidInputError(
+            f"bad event date {value!r}",
+            user_message=(
+                f"无法识别的日期：{value}（例如 2024-07-15）。 / "
+                f"Unrecognised date: {value} (e.g. 2024-07-15)."
+            ),
+        )
+    return parsed
 
 
 class NoteEditor:
@@ -55,10 +71,13 @@ class NoteEditor:
         pinned: bool | None = None,
         context: str | None = None,
         keywords: Iterable[str] | None = None,
+        event_date: str | None = None,
+        source_kind: str | None = None,
         actor: str = "user",
         reason: str = "",
     ) -> Note:
-        """Edit a note; the text fields are re-embedded at once, and a history row is kept."""
+        """Edit a note; the text fields are re-embedded at once, and a history row is kept.
+        ``event_date`` / ``source_kind``: ``""`` clears them, None leaves them."""
         with self._store.write_lock:
             before = self._notes.get(note_id)
             changes: dict[str, Any] = {}
@@ -81,6 +100,12 @@ class NoteEditor:
                 changes["context"] = context.strip()
             if pinned is not None:
                 changes["pinned"] = bool(pinned)
+            if event_date is not None:
+                changes["event_date"] = _checked_event_date(event_date)
+            if source_kind is not None:
+                if source_kind and source_kind not in SOURCE_KINDS:
+                    raise InvalidInputError(f"unknown source kind {source_kind!r}")
+                changes["source_kind"] = source_kind or None
             changes = {k: v for k, v in changes.items() if getattr(before, k) != v}
             if not changes:
                 return before
@@ -167,7 +192,7 @@ class NoteEditor:
                 "superseded",
                 reason,
                 also=lambda conn: self._notes.insert_link(
-                    conn, new_id, old_id, "supersedes", 1.0, reason
+                    conn, new_id, old_id, "supersedes", 1.0, reason, "取代"
                 ),
             )
         self._changes.links_changed(old.case_id)
@@ -203,6 +228,9 @@ class NoteEditor:
                 status=b["status"],
                 pinned=b["pinned"],
                 invalid_at=from_iso(b["invalid_at"]),
+                # history written before these fields existed does not name them
+                event_date=b.get("event_date", current.event_date),
+                source_kind=b.get("source_kind", current.source_kind),
                 updated_at=utcnow(),
             )
             after = note_snapshot(restored) | {"undo_of": target.id}
@@ -265,10 +293,18 @@ class NoteEditor:
         return merged
 
     def link(
-        self, src: str, dst: str, kind: str = "manual", strength: float = 1.0, reason: str = ""
+        self,
+        src: str,
+        dst: str,
+        kind: str = "manual",
+        strength: float = 1.0,
+        reason: str = "",
+        label: str | None = None,
     ) -> None:
         if kind not in LINK_KINDS:
             raise InvalidInputError(f"unknown link kind {kind!r}")
+        if label is not None and label not in LINK_TYPES:
+            raise InvalidInputError(f"unknown link type {label!r}")
         a, b = self._notes.get(src), self._notes.get(dst)
         if src == dst:
             raise InvalidInputError("a note cannot link to itself")
@@ -279,8 +315,55 @@ class NoteEditor:
             "不能链接不同案件的记忆。 / Notes of different cases cannot be linked.",
         )
         with self._store.write() as conn:
-            self._notes.insert_link(conn, src, dst, kind, strength, reason)
+            self._notes.insert_link(conn, src, dst, kind, strength, reason, label)
         self._changes.links_changed(a.case_id)
+
+    def set_link_type(self, a: str, b: str, label: str) -> int:
+        """The relation the lawyer reads on the links between ``a`` and ``b``."""
+        if label not in LINK_TYPES:
+            raise InvalidInputError(f"unknown link type {label!r}")
+        scope = self._scope_of(a, b)
+        with self._store.write() as conn:
+            changed = self._notes.set_link_label(conn, a, b, label)
+        if changed:
+            self._changes.links_changed(scope)
+        return changed
+
+    # -- conflicts -------------------------------------------------------------------------
+
+    def resolve_conflict(self, note_id: str, other_id: str, keep: str) -> list[Note]:
+        """Settle the conflict between two notes, by hand: ``keep`` is ``"both"`` (both
+        stay, the conflict is marked settled) or the id of the note that is right (the
+        other is expired, kept in history).  Returns the notes as they are now."""
+        with self._store.write_lock:
+            first, second = self._notes.get(note_id), self._notes.get(other_id)
+            if keep not in ("both", note_id, other_id):
+                raise InvalidInputError(f"keep must be 'both' or one of the two notes, not {keep!r}")
+            with self._store.write() as conn:
+                settled = self._notes.resolve_conflict_links(conn, note_id, other_id)
+                if not settled:
+                    raise InvalidInputError(
+                        "no open conflict between these notes",
+                        user_message=(
+                            "这两条记忆之间没有待处理的冲突。 / "
+                            "These two memories have no open conflict."
+                        ),
+                    )
+                for note in (first, second):
+                    self._notes.add_history(
+                        conn, note.id, "user", "conflict resolved", None, None,
+                        "两条都保留 / both kept" if keep == "both"
+                        else ("保留此条 / kept" if note.id == keep else "另一条为准 / the other is right"),
+                    )  # fmt: skip
+            if keep != "both":
+                loser = other_id if keep == note_id else note_id
+                self.set_status(
+                    loser, "archived", "user", "expired",
+                    "冲突已解决，另一条为准 / conflict resolved: the other note is right",
+                )  # fmt: skip
+        self._changes.links_changed(first.case_id)
+        self._changes.notes_changed([(first.case_id, note_id), (second.case_id, other_id)])
+        return self._notes.by_ids([note_id, other_id])
 
     def unlink(self, src: str, dst: str, kind: str | None = None) -> int:
         scope = self._scope_of(src, dst)

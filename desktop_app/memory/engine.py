@@ -40,6 +40,7 @@ from desktop_app.memory.store import Store
 from desktop_app.memory.types import (
     AddResult,
     Case,
+    Conflict,
     Conversation,
     EngineStats,
     Graph,
@@ -102,7 +103,12 @@ class MemoryEngine:
             self._notes, index, self._index_sync, embedder, lambda: self.config, lambda: self.fusion
         )
         self._graph = GraphBuilder(store, self._notes)
-        self._steps = JobSteps(self, self._jobs, store)
+        self._steps = JobSteps(
+            self,
+            self._jobs,
+            store,
+            lambda items, also: self._ingestion.add_notes(items, None, False, also),
+        )
 
     # ==================================================================== life cycle
 
@@ -318,14 +324,21 @@ class MemoryEngine:
         pinned: bool = False,
         tags: Iterable[str] | None = None,
         wait: bool = False,
+        *,
+        event_date: str | None = None,
+        source_kind: str | None = None,
+        origin: str | None = None,
     ) -> AddResult:
         """Add one note (see :meth:`add_notes`, which this calls with a batch of one).
 
-        The note is stored at once (offline construction).  With an LLM configured, the
-        agentic steps (construction, decision, links, evolution) are queued as a durable job;
-        ``wait=True`` runs that job now and returns its outcome ("updated", "superseded",
-        "unchanged" or "added"), falling back to the stored note if the LLM fails (the job
-        then stays queued)."""
+        The note is stored at once (offline construction: keywords, category, the event
+        date its text names, a guessed source).  ``created_at`` is when it was written (a
+        naive time is local); ``event_date`` when the fact happened ("2024-07-15", also
+        "2024年7月15日"); ``source_kind`` one of SOURCE_KINDS; ``origin`` message / manual /
+        import (default: from ``source``).  With an LLM configured, the agentic steps
+        (construction, then decision and evolution) are queued as a durable job;
+        ``wait=True`` runs that job now and returns its outcome (see AddResult.action),
+        falling back to the stored note if the LLM fails (the job then stays queued)."""
         item = {
             "content": content,
             "case_id": case_id,
@@ -334,6 +347,9 @@ class MemoryEngine:
             "source": source,
             "pinned": pinned,
             "tags": tags,
+            "event_date": event_date,
+            "source_kind": source_kind,
+            "origin": origin,
         }
         enrich = self.llm is not None
         result = self._ingestion.add_notes([item], None, enrich)[0]
@@ -367,6 +383,10 @@ class MemoryEngine:
     def get_note(self, note_id: str) -> Note:
         return self._notes.get(note_id)
 
+    def notes_by_ids(self, note_ids: Sequence[str]) -> list[Note]:
+        """The notes that still exist, in the order given."""
+        return self._notes.by_ids(list(note_ids))
+
     def list_notes(
         self,
         case_id: str | None,
@@ -377,9 +397,21 @@ class MemoryEngine:
         offset: int = 0,
         order_by: str = "created_at",
         descending: bool = False,
+        conflicted: bool = False,
     ) -> list[Note]:
+        """The notes of a scope; ``order_by="event_date"`` orders by when the facts
+        happened (a note naming no date at the day it was recorded); ``conflicted`` keeps
+        only the notes in an open conflict."""
         return self._notes.list(
-            case_id, include_global, status, category, limit, offset, order_by, descending
+            case_id,
+            include_global,
+            status,
+            category,
+            limit,
+            offset,
+            order_by,
+            descending,
+            conflicted,
         )
 
     def count_notes(
@@ -388,8 +420,18 @@ class MemoryEngine:
         include_global: bool = False,
         status: str | None = None,
         category: str | None = None,
+        conflicted: bool = False,
     ) -> int:
-        return self._notes.count(case_id, include_global, status, category)
+        return self._notes.count(case_id, include_global, status, category, conflicted)
+
+    def open_conflicts(self, case_id: str | None, include_global: bool = False) -> list[Conflict]:
+        """The conflicts nobody settled yet: two active notes that contradict each other
+        (from different sources), oldest first."""
+        conflicts = []
+        for link in self._notes.open_conflict_links(case_id, include_global):
+            first, second = self._notes.by_ids([link.src, link.dst])
+            conflicts.append(Conflict(first, second, link.reason, link.created_at))
+        return conflicts
 
     def links_of(self, note_id: str) -> list[Link]:
         return self._notes.links_of(note_id)
@@ -409,10 +451,13 @@ class MemoryEngine:
         pinned: bool | None = None,
         context: str | None = None,
         keywords: Iterable[str] | None = None,
+        event_date: str | None = None,
+        source_kind: str | None = None,
         actor: str = "user",
         reason: str = "",
     ) -> Note:
-        """Edit a note; the text fields are re-embedded at once, and a history row is kept."""
+        """Edit a note; the text fields are re-embedded at once, and a history row is kept.
+        ``event_date`` / ``source_kind``: ``""`` clears them, None leaves them."""
         return self._editor.update(
             note_id,
             content=content,
@@ -421,6 +466,8 @@ class MemoryEngine:
             pinned=pinned,
             context=context,
             keywords=keywords,
+            event_date=event_date,
+            source_kind=source_kind,
             actor=actor,
             reason=reason,
         )
@@ -450,9 +497,26 @@ class MemoryEngine:
         return self._editor.merge(keep_id, other_id)
 
     def link_notes(
-        self, src: str, dst: str, kind: str = "manual", strength: float = 1.0, reason: str = ""
+        self,
+        src: str,
+        dst: str,
+        kind: str = "manual",
+        strength: float = 1.0,
+        reason: str = "",
+        label: str | None = None,
     ) -> None:
-        self._editor.link(src, dst, kind, strength, reason)
+        """Link two notes of one scope; ``label`` is the relation the lawyer reads (one of
+        LINK_TYPES: 证明 / 适用 / 矛盾 / 补充 / 取代 / 相关)."""
+        self._editor.link(src, dst, kind, strength, reason, label)
+
+    def set_link_type(self, a: str, b: str, label: str) -> int:
+        """Set the relation shown on the links between two notes; returns the rows changed."""
+        return self._editor.set_link_type(a, b, label)
+
+    def resolve_conflict(self, note_id: str, other_id: str, keep: str) -> list[Note]:
+        """Settle a conflict by hand: ``keep="both"`` keeps both notes (settled), or the id
+        of the note that is right (the other is expired, kept in history)."""
+        return self._editor.resolve_conflict(note_id, other_id, keep)
 
     def unlink_notes(self, src: str, dst: str, kind: str | None = None) -> int:
         return self._editor.unlink(src, dst, kind)

@@ -9,7 +9,7 @@ import math
 from desktop_app.memory.notes_repository import SYMMETRIC_KINDS, NotesRepository
 from desktop_app.memory.scope import sql_in_scope
 from desktop_app.memory.store import Store
-from desktop_app.memory.types import Graph, GraphEdge, GraphNode
+from desktop_app.memory.types import DEFAULT_LINK_TYPE, Graph, GraphEdge, GraphNode
 
 LABEL_CHARS = 28
 
@@ -41,7 +41,8 @@ class GraphBuilder:
             )
             if key in edges:
                 continue
-            edges[key] = GraphEdge(a, b, r["kind"], r["strength"])
+            label = r["label"] or DEFAULT_LINK_TYPE.get(r["kind"], "相关")
+            edges[key] = GraphEdge(a, b, r["kind"], r["strength"], label)
             degree[a] += 1
             degree[b] += 1
         nodes = tuple(
@@ -54,6 +55,10 @@ class GraphBuilder:
                 retrieval_count=r["retrieval_count"],
                 degree=degree[r["id"]],
                 tags=tuple(json.loads(r["tags"])),
+                event_date=r["event_date"],
+                source_kind=r["source_kind"],
+                origin=r["origin"],
+                conflicted=bool(r["conflicted"]),
             )
             for r in rows
         )

@@ -17,6 +17,7 @@ from datetime import datetime
 
 import numpy as np
 
+from desktop_app.memory.dates import date_terms
 from desktop_app.memory.embedder import Embedder
 from desktop_app.memory.index import IndexRow, NoteIndex
 from desktop_app.memory.notes_repository import NotesRepository
@@ -42,9 +43,15 @@ def embedding_text(note: Note) -> str:
     return "\n".join(parts)
 
 
+#: what the full-text terms are built from; a folder indexed under another version gets its
+#: terms (not its vectors) rebuilt at open
+TERMS_VERSION = "2"  # 2: normalised amounts, articles and dates; the event date
+
+
 def terms_text(note: Note) -> str:
-    """The full-text terms of a note (content, context, keywords, tags)."""
-    return fts_text(" ".join([note.content, note.context, *note.keywords, *note.tags]))
+    """The full-text terms of a note (content, context, keywords, tags, its event date)."""
+    terms = fts_text(" ".join([note.content, note.context, *note.keywords, *note.tags]))
+    return " ".join([terms, *date_terms(note.event_date)])
 
 
 def epoch(value: datetime) -> float:
@@ -114,7 +121,28 @@ class IndexSync:
         recorded = self._store.get_meta("index_version")
         if self._index.count() != self._notes.total() or recorded != str(self._index.version):
             self.repair(progress)
+        if self._store.get_meta("terms_version") != TERMS_VERSION:
+            self.refresh_terms(progress)
         self.record_version(self._index.version)
+
+    def refresh_terms(self, progress: ProgressCallback | None = None) -> None:
+        """Rebuild every row's full-text terms, keeping its vector (the text the vectors
+        were computed from did not change): an upgrade costs no re-embedding."""
+        ids = self._notes.all_ids()
+        for start in range(0, len(ids), REINDEX_BATCH):
+            notes = self._notes.by_ids(ids[start : start + REINDEX_BATCH])
+            stored = self._index.vectors_for([n.id for n in notes])
+            with_vectors = [n for n in notes if n.id in stored]
+            if with_vectors:
+                self._index.upsert([index_row(n, stored[n.id]) for n in with_vectors])
+            missing = [n for n in notes if n.id not in stored]
+            if missing:
+                self.write_notes(missing)
+            if progress:
+                progress(min(start + REINDEX_BATCH, len(ids)), len(ids))
+        self._index.optimize()
+        with self._store.write() as conn:
+            Store.set_meta(conn, "terms_version", TERMS_VERSION)
 
     def record_version(self, version: int) -> None:
         """Remember which index version matches the data (called after every index write)."""
@@ -151,6 +179,7 @@ class IndexSync:
             Store.set_meta(conn, "embedder_id", self._embedder.id)
             Store.set_meta(conn, "embedder_dim", str(self._embedder.dim))
             Store.set_meta(conn, "index_built_at", to_iso(utcnow()))
+            Store.set_meta(conn, "terms_version", TERMS_VERSION)
         self._index.purge_deleted()
         return len(ids)
 

@@ -8,25 +8,36 @@ links); the agentic ones are queued as ``enrich`` jobs in the same transaction
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
+from desktop_app.core.clock import local_date, to_utc
 from desktop_app.core.errors import InvalidInputError
 from desktop_app.memory import construction
 from desktop_app.memory.cases import Cases, new_id
 from desktop_app.memory.changes import ChangeRecorder
+from desktop_app.memory.dates import parse_event_date
 from desktop_app.memory.index import NoteIndex
 from desktop_app.memory.index_sync import IndexSync, ProgressCallback
 from desktop_app.memory.jobs import ENRICH, JobQueue
 from desktop_app.memory.notes_repository import NotesRepository, note_snapshot
+from desktop_app.memory.sameness import same_matter
 from desktop_app.memory.scope import index_filter, scope_key
 from desktop_app.memory.store import Store, utcnow
 from desktop_app.memory.text import clean_content, content_hash
-from desktop_app.memory.types import CATEGORIES, AddResult, MemoryConfig, Note
+from desktop_app.memory.types import (
+    CATEGORIES,
+    ORIGINS,
+    SOURCE_KINDS,
+    AddResult,
+    MemoryConfig,
+    Note,
+)
 
 #: items per block of the neighbour matrix product (see Ingestion._neighbour_links)
 _BLOCK = 256
@@ -34,6 +45,7 @@ _BLOCK = 256
 #: one scan of the scope's vectors
 _SEARCH_PER_ITEM_UP_TO = 8
 DUPLICATE_REASON = "可能重复 / possible duplicate"
+SAME_MATTER_REASON = "同一事项、说法不同 / same matter, different values"
 
 LinkRow = tuple[str, str, str, float, str]  # src, dst, kind, strength, reason
 
@@ -50,6 +62,12 @@ class _Pending:
     source: str | None
     pinned: bool
     tags: tuple[str, ...]
+    origin: str = "manual"
+    event_date: str | None = None
+    source_kind: str | None = None
+    #: a construction already made (by the model that extracted the item): kept as given
+    keywords: tuple[str, ...] = ()
+    context: str = ""
     result: AddResult | None = None
     note: Note | None = None
     vector: np.ndarray | None = None
@@ -73,9 +91,26 @@ def prepare(item: dict[str, Any], number: int) -> _Pending:
             created_at = datetime.fromisoformat(created_at)
         except ValueError as exc:
             raise InvalidInputError(f"item {number}: bad created_at {created_at!r}") from exc
-    if created_at.tzinfo is None:
-        created_at = created_at.replace(tzinfo=UTC)
+    created_at = to_utc(created_at)  # a naive time is the user's local time
+    event_date = item.get("event_date")
+    if event_date:
+        event_date = parse_event_date(event_date)
+        if event_date is None:
+            raise InvalidInputError(
+                f"item {number}: bad event_date {item.get('event_date')!r}",
+                user_message=(
+                    f"无法识别的日期：{item.get('event_date')}（例如 2024-07-15）。 / "
+                    f"Unrecognised date: {item.get('event_date')} (e.g. 2024-07-15)."
+                ),
+            )
+    source_kind = item.get("source_kind") or None
+    if source_kind is not None and source_kind not in SOURCE_KINDS:
+        raise InvalidInputError(f"item {number}: unknown source kind {source_kind!r}")
+    origin = item.get("origin") or origin_of(item.get("source"))
+    if origin not in ORIGINS:
+        raise InvalidInputError(f"item {number}: unknown origin {origin!r}")
     tags = tuple(str(t).strip() for t in (item.get("tags") or ()) if str(t).strip())
+    keywords = tuple(str(k).strip() for k in (item.get("keywords") or ()) if str(k).strip())
     return _Pending(
         content=content,
         case_id=item.get("case_id"),
@@ -85,7 +120,27 @@ def prepare(item: dict[str, Any], number: int) -> _Pending:
         source=item.get("source"),
         pinned=bool(item.get("pinned", False)),
         tags=tags,
+        origin=origin,
+        event_date=event_date,
+        source_kind=source_kind,
+        keywords=keywords,
+        context=str(item.get("context") or "").strip(),
     )
+
+
+def _given_fields(p: _Pending) -> list[str]:
+    """The fields the caller chose (a category picked, a date typed): the model's
+    construction leaves them as they are."""
+    given = {"category": p.category, "event_date": p.event_date, "source_kind": p.source_kind}
+    return [name for name, value in given.items() if value]
+
+
+def origin_of(source: str | None) -> str:
+    """Where a note came from, by its source reference: a conversation ("chat:…"), the
+    user's hand (None, "manual") or an imported file (anything else)."""
+    if source is None or source == "manual":
+        return "manual"
+    return "message" if source.startswith("chat:") else "import"
 
 
 def _top_indices(values: np.ndarray, k: int) -> np.ndarray:
@@ -123,10 +178,13 @@ class Ingestion:
         items: Iterable[dict[str, Any]],
         progress: ProgressCallback | None,
         enrich: bool,
+        also: Callable[[sqlite3.Connection, list[AddResult]], None] | None = None,
     ) -> list[AddResult]:
         """Add many notes: embedded in batches, written in ONE SQLite transaction (all or
         nothing) and one index write.  Each result says what happened to its item;
-        ``enrich`` queues the agentic steps for each new note in the same transaction."""
+        ``enrich`` queues the agentic steps for each new note in the same transaction, and
+        ``also(conn, results)`` writes whatever else must commit with them (a job's record
+        of what it added, so a retry never adds twice)."""
         pending = [prepare(item, n) for n, item in enumerate(items, start=1)]
         if not pending:
             return []
@@ -143,9 +201,14 @@ class Ingestion:
             for p, v in zip(new, vectors, strict=True):
                 p.vector = v
             links = self._neighbour_links(new)
-            self._write_new(new, links, enrich)
-            for twin, first in twins:
-                twin.result = AddResult(note=first.result.note, action="unchanged")
+
+            def finish(conn: sqlite3.Connection) -> None:
+                for twin, first in twins:
+                    twin.result = AddResult(note=first.result.note, action="unchanged")
+                if also is not None:
+                    also(conn, [p.result for p in pending])
+
+            self._write_new(new, links, enrich, finish)
         notes = [p.note for p in new]
         self._sync.write_notes(notes, np.vstack([p.vector for p in new]) if new else None)
         self._changes.notes_added((n.case_id, n.id) for n in notes)
@@ -163,9 +226,15 @@ class Ingestion:
 
     @staticmethod
     def _new_note(p: _Pending, now: datetime) -> Note:
-        built = construction.construct_offline(p.content, p.category)
-        if p.tags:
-            built = replace(built, tags=p.tags)
+        built = construction.construct_offline(p.content, p.category, local_date(p.created_at))
+        given = {
+            "tags": p.tags,
+            "keywords": p.keywords,
+            "context": p.context,
+            "event_date": p.event_date,
+            "source_kind": p.source_kind,
+        }
+        built = replace(built, **{k: v for k, v in given.items() if v})
         return Note(
             id=p.note_id,
             case_id=p.case_id,
@@ -185,6 +254,9 @@ class Ingestion:
             retrieval_count=0,
             last_accessed=None,
             evolution_count=0,
+            event_date=built.event_date,
+            source_kind=built.source_kind,
+            origin=p.origin,
         )
 
     def _dedupe(
@@ -253,6 +325,25 @@ class Ingestion:
                         links.append((p.note_id, other, "duplicate", sim, DUPLICATE_REASON))
                     elif sim >= cfg.link_threshold:
                         links.append((p.note_id, other, "semantic", sim, ""))
+        return self._same_matter_links(links, new, cfg)
+
+    def _same_matter_links(
+        self, links: list[LinkRow], new: list[_Pending], cfg: MemoryConfig
+    ) -> list[LinkRow]:
+        """Close pairs that say different values about one thing ("月薪8000元" / "月薪调整为
+        9500元") become possible duplicates too: search then puts the newer one first."""
+        close = [
+            (i, link) for i, link in enumerate(links)
+            if link[2] == "semantic" and link[3] >= cfg.same_matter_threshold
+        ]  # fmt: skip
+        if not close:
+            return links
+        texts = {p.note_id: p.content for p in new}
+        unknown = [dst for _i, (_s, dst, *_r) in close if dst not in texts]
+        texts |= {n.id: n.content for n in self._notes.by_ids(list(dict.fromkeys(unknown)))}
+        for i, (src, dst, _kind, sim, _reason) in close:
+            if dst in texts and same_matter(texts[src], texts[dst]):
+                links[i] = (src, dst, "duplicate", sim, SAME_MATTER_REASON)
         return links
 
     def _scope_vectors(
@@ -272,7 +363,13 @@ class Ingestion:
             return ids, (np.vstack([vectors[i] for i in ids]) if ids else None)
         return self._index.scope_matrix(where)
 
-    def _write_new(self, new: list[_Pending], links: list[LinkRow], enrich: bool) -> None:
+    def _write_new(
+        self,
+        new: list[_Pending],
+        links: list[LinkRow],
+        enrich: bool,
+        finish: Callable[[sqlite3.Connection], None],
+    ) -> None:
         # links grouped by source once: scanning the whole list per note was quadratic
         # (7.7 s of 20 s when adding 2,000 notes to a 10k case)
         linked_by_src: dict[str, list[str]] = {}
@@ -286,8 +383,10 @@ class Ingestion:
                     conn, note.id, "construction", "created", None, note_snapshot(note)
                 )
                 if enrich:
-                    self._jobs.enqueue(conn, ENRICH, {"note_id": note.id}, f"{ENRICH}:{note.id}")
+                    payload = {"note_id": note.id, "keep": _given_fields(p)}
+                    self._jobs.enqueue(conn, ENRICH, payload, f"{ENRICH}:{note.id}")
                 linked = tuple(linked_by_src.get(note.id, ()))
                 p.result = AddResult(note=note, action="added", linked=linked)
             for src, dst, kind, strength, reason in links:
                 self._notes.insert_link(conn, src, dst, kind, strength, reason)
+            finish(conn)

@@ -1,21 +1,28 @@
 """The steps of the durable memory jobs: the agentic A-MEM steps applied to stored notes.
 
-``enrich`` (one note): construction → decision (ADD / UPDATE n / SUPERSEDE n / NOOP) →
-link generation and evolution.  ``extract`` (one chat turn): knowledge items → add_notes,
-each of which is then enriched.  Every change goes through the engine's public editing
-methods (the :class:`StepEngine` protocol), so it leaves a history row and is re-embedded at
-once.  The queue itself is jobs.py; the thread that runs due jobs is job_runner.py.
+``enrich`` (one note typed by hand or imported): construction → decision and evolution
+(ADD / UPDATE n / SUPERSEDE n / CONFLICT n / NOOP, typed links, tags) — two calls.
+``extract`` (one chat turn): knowledge items already constructed → stored → one decision
+and evolution call for all of them — two calls.  Each step's result is kept in the job
+before the next runs, so a retried job resumes and never asks (or pays) twice; the model's
+answers are applied under rules no answer overrides (see ``JobSteps._apply_plan``).
+
+Every change goes through the engine's public editing methods (the :class:`StepEngine`
+protocol), so it leaves a history row and is re-embedded at once.  The queue itself is
+jobs.py; the thread that runs due jobs is job_runner.py.
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from desktop_app.core.clock import aware
 from desktop_app.core.errors import (
     BadResponseError,
     InvalidInputError,
@@ -24,9 +31,14 @@ from desktop_app.core.errors import (
 )
 from desktop_app.memory import agentic
 from desktop_app.memory.changes import Changes
+from desktop_app.memory.construction import Construction
+from desktop_app.memory.dates import is_later
+from desktop_app.memory.ingest import DUPLICATE_REASON
 from desktop_app.memory.jobs import ENRICH, EXTRACT, Job, JobQueue, turn_job_key
+from desktop_app.memory.sameness import keeps_values
+from desktop_app.memory.scope import same_scope, scope_key
 from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
-from desktop_app.memory.types import AddResult, Case, HistoryEntry, Note
+from desktop_app.memory.types import AddResult, Case, HistoryEntry, Link, MemoryConfig, Note
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +47,11 @@ class StepEngine(Protocol):
     """What the job steps need from the engine: its public API, nothing private."""
 
     llm: Any
+    config: MemoryConfig
 
     def get_note(self, note_id: str) -> Note: ...
+    def notes_by_ids(self, note_ids: Sequence[str]) -> list[Note]: ...
+    def links_of(self, note_id: str) -> list[Link]: ...
     def get_case(self, case_id: str) -> Case: ...
     def note_history(self, note_id: str) -> list[HistoryEntry]: ...
     def update_note(self, note_id: str, **fields: Any) -> Note: ...
@@ -45,9 +60,14 @@ class StepEngine(Protocol):
         self, old_id: str, new_id: str, actor: str = ..., reason: str = ...
     ) -> Note: ...
     def link_notes(
-        self, src: str, dst: str, kind: str = ..., strength: float = ..., reason: str = ...
+        self,
+        src: str,
+        dst: str,
+        kind: str = ...,
+        strength: float = ...,
+        reason: str = ...,
+        label: str | None = ...,
     ) -> None: ...
-    def add_notes(self, items: Iterable[dict[str, Any]]) -> list[AddResult]: ...
     def neighbours_of(self, note: Note, k: int | None = None) -> list[Note]: ...
     def mark_reused(self, note_id: str) -> None: ...
 
@@ -86,11 +106,21 @@ def _results(value: Any) -> tuple[AddResult, ...]:
     return ()
 
 
+#: adds notes without queueing their own jobs; ``also(conn, results)`` commits with them
+AddNotes = Callable[
+    [Iterable[dict[str, Any]], Callable[[sqlite3.Connection, list[AddResult]], None]],
+    list[AddResult],
+]
+
+
 class JobSteps:
-    def __init__(self, engine: StepEngine, queue: JobQueue, store: Store) -> None:
+    def __init__(
+        self, engine: StepEngine, queue: JobQueue, store: Store, add_notes: AddNotes
+    ) -> None:
         self._engine = engine
         self._queue = queue
         self._store = store
+        self._add_notes = add_notes
         self._run_lock = threading.Lock()
 
     # ----------------------------------------------------------------- queueing
@@ -117,21 +147,15 @@ class JobSteps:
             "assistant_text": assistant_text or "",
             "case_id": case_id,
             "conversation_id": conversation_id,
-            "message_time": to_iso(message_time or utcnow()),
+            # a naive time is the user's local time (the chat's clock), never UTC
+            "message_time": to_iso(aware(message_time) if message_time else utcnow()),
             "source": source,
         }
         with self._store.write() as conn:
             self._queue.enqueue(conn, EXTRACT, payload, key)
         if not wait or self._engine.llm is None:
             return []
-        results = []
-        for result in self.run_inline(key) or []:
-            if result.action == "added":
-                upgraded = self.run_inline(f"{ENRICH}:{result.note.id}")
-                results.append(upgraded or result)
-            else:
-                results.append(result)
-        return results
+        return list(self.run_inline(key) or [])
 
     # ----------------------------------------------------------------- running jobs
 
@@ -204,120 +228,313 @@ class JobSteps:
     # ---------------------------------------------------------------------- steps
 
     def enrich(self, note_id: str, job: Job | None = None) -> AddResult | None:
+        """One note added by hand or imported: construction (one call), then its decision
+        and evolution (one call).  Each step's result is kept in the job, so a retry goes
+        on from where it stopped and never asks the model again for what it already said."""
         eng = self._engine
-        llm = eng.llm
+        payload = job.payload if job is not None else {}
         try:
             note = eng.get_note(note_id)
         except NotFoundError:
             return None  # deleted meanwhile: nothing to do
-        if note.status != "active":
+        if note.status != "active" and "decisions" not in payload:
             return None
+        if not payload.get("constructed"):
+            built = agentic.construct_note(eng.llm, note.content, note.created_at)
+            note = self._apply_construction(note, built, set(payload.get("keep", ())))
+            self._save_progress(job, constructed=True)
+        return self._decide_and_apply(job, [note_id]).get(note_id)
 
-        # 1. construction (skipped on a retry that already did it)
-        if not (job and job.payload.get("constructed")):
-            built = agentic.construct_note(llm, note.content, note.created_at)
-            user_edited = any(h.actor == "user" for h in eng.note_history(note_id))
-            note = eng.update_note(
-                note_id,
-                keywords=built.keywords,
-                context=built.context,
-                tags=list(dict.fromkeys([*note.tags, *built.tags])),
-                category=None if user_edited else built.category,
-                actor="construction",
-                reason="LLM note construction",
-            )
-            if job is not None:
-                self._save_progress(job, constructed=True)
-
-        # 2. decision against the nearest neighbours in the same scope
-        neighbours = eng.neighbours_of(note)
-        decision = agentic.decide(llm, note.content, neighbours)
-        result = AddResult(note=note, action="added", linked=tuple(n.id for n in neighbours))
-        if decision.action == "NOOP":
-            target = decision.target_id
-            eng.delete_note(note_id)  # the fact is already known: the new copy goes
-            if target:
-                eng.mark_reused(target)
-                result = AddResult(note=eng.get_note(target), action="unchanged", target_id=target)
-            else:
-                result = AddResult(note=note, action="unchanged")
-            return result
-        if decision.action == "UPDATE" and decision.target_id:
-            target = eng.get_note(decision.target_id)
-            merged = eng.update_note(
-                target.id,
-                content=decision.merged_content,
-                tags=list(dict.fromkeys([*target.tags, *note.tags])),
-                actor="decision",
-                reason=decision.reason or f"merged a newer wording ({note.source or 'chat'})",
-            )
-            eng.delete_note(note_id)  # its content now lives in the merged note
-            result = AddResult(note=merged, action="updated", target_id=target.id)
-            return result
-        if decision.action == "SUPERSEDE" and decision.target_id:
-            eng.supersede_note(
-                decision.target_id, note_id, actor="decision", reason=decision.reason
-            )
-            neighbours = [n for n in neighbours if n.id != decision.target_id]
-            result = AddResult(note=note, action="superseded", target_id=decision.target_id)
-
-        # 3. link generation and evolution
-        evolution = agentic.evolve(llm, note, neighbours)
-        for link in evolution.links:
-            eng.link_notes(
-                note_id, link.target_id, kind="evolution", strength=0.9, reason=link.reason
-            )
-        if evolution.new_tags_for_note:
-            eng.update_note(
-                note_id,
-                tags=list(
-                    dict.fromkeys([*eng.get_note(note_id).tags, *evolution.new_tags_for_note])
-                ),
-                actor="evolution",
-                reason="evolution: refined tags",
-            )
-        for upd in evolution.neighbour_updates:
-            eng.update_note(
-                upd.target_id,
-                context=upd.new_context,
-                tags=list(upd.new_tags) if upd.new_tags is not None else None,
-                actor="evolution",
-                reason=f"evolution after {note_id}",
-            )
-        result = AddResult(
-            note=eng.get_note(note_id),
-            action=result.action,
-            linked=tuple(link.target_id for link in evolution.links) or result.linked,
-            target_id=result.target_id,
+    def _apply_construction(self, note: Note, built: Construction, keep: set[str]) -> Note:
+        """The model's construction, except what the user chose: a category, a date or a
+        source picked at add time (``keep``) or edited by hand since."""
+        edited_by_user = any(h.actor == "user" for h in self._engine.note_history(note.id))
+        if edited_by_user:
+            keep |= {"category", "event_date", "source_kind"}
+        return self._engine.update_note(
+            note.id,
+            keywords=built.keywords,
+            context=built.context,
+            tags=list(dict.fromkeys([*note.tags, *built.tags])),
+            category=None if "category" in keep else built.category,
+            event_date=None if "event_date" in keep else built.event_date,
+            source_kind=None if "source_kind" in keep else built.source_kind,
+            actor="construction",
+            reason="LLM note construction",
         )
-        return result
 
     def extract(self, payload: dict[str, Any], job: Job | None = None) -> list[AddResult]:
+        """One chat turn: the knowledge items, already constructed (one call); stored as
+        notes; then one decision-and-evolution call for all of them (siblings are never
+        each other's neighbours).  Returns what happened to each item, in order."""
         eng = self._engine
         message_time = from_iso(payload.get("message_time")) or utcnow()
-        items = agentic.extract_knowledge(
-            eng.llm, payload.get("user_text", ""), payload.get("assistant_text", ""), message_time
-        )
+        if "items" not in payload:
+            items = agentic.extract_knowledge(
+                eng.llm,
+                payload.get("user_text", ""),
+                payload.get("assistant_text", ""),
+                message_time,
+            )
+            self._save_progress(job, items=[_item_row(item) for item in items])
+        items = payload.get("items") or []
+        if not items:
+            return []
+        if "added" not in payload:
+            rows = self._note_rows(payload, items, message_time)
+
+            def remember(conn: sqlite3.Connection, results: list[AddResult]) -> None:
+                # in the add's own transaction: a retry finds exactly what this one added
+                added = [{"note_id": r.note.id, "action": r.action} for r in results]
+                self._save_progress(job, conn=conn, added=added)
+
+            self._add_notes(rows, remember)
+        added = payload["added"]
+        new_ids = [a["note_id"] for a in added if a["action"] == "added"]
+        outcomes = self._decide_and_apply(job, new_ids) if new_ids else {}
+        results = []
+        for entry in added:
+            result = outcomes.get(entry["note_id"])
+            if result is None:
+                try:
+                    note = eng.get_note(entry["note_id"])
+                except NotFoundError:
+                    continue  # deleted by the user meanwhile
+                result = AddResult(note=note, action=entry["action"])
+            results.append(result)
+        return results
+
+    def _note_rows(
+        self, payload: dict[str, Any], items: list[dict[str, Any]], message_time: datetime
+    ) -> list[dict[str, Any]]:
+        eng = self._engine
         case_id = payload.get("case_id")
         if case_id is not None:
             try:
                 eng.get_case(case_id)
             except NotFoundError:
-                case_id = None if all(i.scope == "global" for i in items) else case_id
+                case_id = None if all(i["scope"] == "global" for i in items) else case_id
         source = payload.get("source") or f"chat:{payload.get('conversation_id') or '-'}"
-        rows = [
+        return [
             {
-                "content": item.content,
-                "category": item.category,
-                "case_id": None if item.scope == "global" else case_id,
+                "content": item["content"],
+                "category": item["category"],
+                "case_id": None if item["scope"] == "global" else case_id,
                 "created_at": message_time,
                 "source": source,
+                "origin": "message",
+                "keywords": item.get("keywords") or (),
+                "context": item.get("context") or "",
+                "tags": item.get("tags") or (),
+                "event_date": item.get("event_date"),
+                "source_kind": item.get("source_kind"),
             }
             for item in items
         ]
-        results = eng.add_notes(rows) if rows else []
+
+    # -- decision and evolution, resumable -----------------------------------------------
+
+    def _decide_and_apply(self, job: Job | None, note_ids: Sequence[str]) -> dict[str, AddResult]:
+        """Decide the new notes in one call (stored in the job before anything is applied),
+        then apply each plan, recording each outcome: a retry re-applies only what was not
+        applied yet, from the stored answer."""
+        eng = self._engine
+        payload = job.payload if job is not None else {}
+        if "decisions" not in payload:
+            notes = [n for n in eng.notes_by_ids(note_ids) if n.status == "active"]
+            siblings = {n.id for n in notes}
+            k = eng.config.neighbours
+            batch = [
+                agentic.NewNote(
+                    n,
+                    [x for x in eng.neighbours_of(n, k + len(siblings)) if x.id not in siblings][
+                        :k
+                    ],
+                    scope_key(n.case_id),
+                )
+                for n in notes
+            ]
+            answer = agentic.decide_batch(eng.llm, batch) if batch else agentic.Decisions(())
+            self._save_progress(job, decisions=_decisions_row(answer))
+        answer = _decisions_from_row(payload["decisions"])
+        outcomes: dict[str, list] = payload.setdefault("outcomes", {})
+        for plan in answer.plans:
+            if plan.note_id not in outcomes:
+                action, target = self._apply_plan(plan)
+                outcomes[plan.note_id] = [action, target]
+                self._save_progress(job)
+        if not payload.get("neighbours_updated"):
+            self._apply_neighbour_updates(answer.neighbour_updates)
+            self._save_progress(job, neighbours_updated=True)
+        results = {}
+        for note_id, (action, target) in outcomes.items():
+            shown = target if action in ("updated", "unchanged") else note_id
+            try:
+                note = eng.get_note(shown)
+            except NotFoundError:
+                continue
+            linked = tuple(link.dst for link in eng.links_of(note_id)) if shown == note_id else ()
+            results[note_id] = AddResult(note=note, action=action, linked=linked, target_id=target)
         return results
 
-    def _save_progress(self, job: Job, **fields: Any) -> None:
+    def _apply_plan(self, plan: agentic.Plan) -> tuple[str, str | None]:
+        """Apply one decision; returns (the outcome's action, the other note).  The rules
+        that no model answer overrides: nothing the user wrote is deleted unless its text
+        is kept elsewhere; an earlier fact never replaces a later one; a contradiction
+        between different sources is a conflict, not a replacement."""
+        eng = self._engine
+        try:
+            note = eng.get_note(plan.note_id)
+        except NotFoundError:
+            return "unchanged", None  # the user deleted it meanwhile
+        decision = plan.decision
+        target = self._live_target(note, decision.target_id)
+        action = decision.action if target is not None else "ADD"
+        reason = decision.reason
+        outcome: tuple[str, str | None] = ("added", None)
+        if action == "NOOP":
+            if target.content_hash == note.content_hash:
+                eng.delete_note(note.id)  # the same text, already kept: nothing is lost
+                eng.mark_reused(target.id)
+                return "unchanged", target.id
+            eng.link_notes(note.id, target.id, kind="duplicate", strength=1.0,
+                           reason=reason or DUPLICATE_REASON)  # fmt: skip
+            outcome = ("duplicate", target.id)
+        elif action == "UPDATE":
+            if keeps_values(decision.merged_content or "", note.content, target.content):
+                eng.update_note(
+                    target.id,
+                    content=decision.merged_content,
+                    tags=list(dict.fromkeys([*target.tags, *note.tags])),
+                    actor="decision",
+                    reason=f"{reason or '合并了新的表述 / merged a newer wording'}：{note.content}",
+                )
+                eng.delete_note(note.id)  # its text is in the merged note and its history
+                return "updated", target.id
+            # the merge dropped a value or a negation: keep both, one adds to the other
+            eng.link_notes(note.id, target.id, kind="evolution", strength=0.9,
+                           reason=reason, label="补充")  # fmt: skip
+        elif action == "SUPERSEDE" and _different_sources(note, target):
+            action = "CONFLICT"
+        if action == "SUPERSEDE":
+            if is_later(target.effective_date, note.effective_date):
+                # the note is the earlier state of the matter: the later one stays current
+                eng.supersede_note(note.id, target.id, actor="decision",
+                                   reason=f"{reason}（较早的事实 / the earlier fact）")  # fmt: skip
+                outcome = ("outdated", target.id)
+            else:
+                eng.supersede_note(target.id, note.id, actor="decision", reason=reason)
+                outcome = ("superseded", target.id)
+        elif action == "CONFLICT":
+            eng.link_notes(note.id, target.id, kind="conflict", strength=1.0,
+                           reason=reason, label="矛盾")  # fmt: skip
+            outcome = ("conflict", target.id)
+        self._apply_evolution(note.id, plan, skip=target.id if target is not None else None)
+        return outcome
+
+    def _live_target(self, note: Note, target_id: str | None) -> Note | None:
+        """The decision's target if it can still be one: it exists, is active and shares
+        the note's scope (a later plan of the same answer may have replaced it)."""
+        if not target_id or target_id == note.id:
+            return None
+        try:
+            target = self._engine.get_note(target_id)
+        except NotFoundError:
+            return None
+        if target.status != "active" or not same_scope(target.case_id, note.case_id):
+            return None
+        return target
+
+    def _apply_evolution(self, note_id: str, plan: agentic.Plan, skip: str | None) -> None:
+        eng = self._engine
+        for link in plan.links:
+            if link.target_id == skip:
+                continue  # the decision already linked them
+            if self._live_target(eng.get_note(note_id), link.target_id) is None:
+                continue
+            eng.link_notes(note_id, link.target_id, kind="evolution", strength=0.9,
+                           reason=link.reason, label=link.type)  # fmt: skip
+        if plan.new_tags:
+            current = eng.get_note(note_id)
+            eng.update_note(
+                note_id,
+                tags=list(dict.fromkeys([*current.tags, *plan.new_tags])),
+                actor="evolution",
+                reason="evolution: refined tags",
+            )
+
+    def _apply_neighbour_updates(self, updates: Sequence[agentic.NeighbourUpdate]) -> None:
+        eng = self._engine
+        for upd in updates:
+            try:
+                eng.update_note(
+                    upd.target_id,
+                    context=upd.new_context,
+                    tags=list(upd.new_tags) if upd.new_tags is not None else None,
+                    actor="evolution",
+                    reason="evolution after new notes",
+                )
+            except NotFoundError:
+                continue  # deleted meanwhile
+
+    def _save_progress(
+        self, job: Job | None, conn: sqlite3.Connection | None = None, **fields: Any
+    ) -> None:
+        if job is None:
+            return
         job.payload.update(fields)
-        self._queue.save_payload(job)
+        self._queue.save_payload(job, conn)
+
+
+# -- what a job keeps between attempts (JSON in its payload) ------------------------------------
+
+
+def _item_row(item: agentic.Item) -> dict[str, Any]:
+    row = asdict(item)
+    row["keywords"], row["tags"] = list(item.keywords), list(item.tags)
+    return row
+
+
+def _decisions_row(answer: agentic.Decisions) -> dict[str, Any]:
+    """The model's answer with note ids (not the aliases it saw), so a retry applies it
+    exactly as it was given."""
+    return {
+        "plans": [
+            {
+                "note_id": p.note_id,
+                "action": p.decision.action,
+                "target_id": p.decision.target_id,
+                "merged_content": p.decision.merged_content,
+                "reason": p.decision.reason,
+                "links": [[lk.alias, lk.target_id, lk.reason, lk.type] for lk in p.links],
+                "tags": list(p.new_tags) if p.new_tags is not None else None,
+            }
+            for p in answer.plans
+        ],
+        "neighbour_updates": [
+            [u.target_id, u.new_context, list(u.new_tags) if u.new_tags is not None else None]
+            for u in answer.neighbour_updates
+        ],
+    }
+
+
+def _decisions_from_row(row: dict[str, Any]) -> agentic.Decisions:
+    plans = tuple(
+        agentic.Plan(
+            p["note_id"],
+            agentic.Decision(p["action"], p["target_id"], p["merged_content"], p["reason"]),
+            tuple(agentic.EvolutionLink(*link) for link in p["links"]),
+            tuple(p["tags"]) if p["tags"] is not None else None,
+        )
+        for p in row["plans"]
+    )
+    updates = tuple(
+        agentic.NeighbourUpdate(target, context, tuple(tags) if tags is not None else None)
+        for target, context, tags in row["neighbour_updates"]
+    )
+    return agentic.Decisions(plans, updates)
+
+
+def _different_sources(a: Note, b: Note) -> bool:
+    """Two assertions from different known sources (the client, an exhibit, the court)."""
+    return bool(a.source_kind and b.source_kind and a.source_kind != b.source_kind)

@@ -173,13 +173,17 @@ class JobQueue:
                 (reason[:2000], to_iso(utcnow()), job.id),
             )
 
-    def save_payload(self, job: Job) -> None:
-        """Record a step's progress so a retry does not redo (or re-pay for) it."""
-        with self._store.write() as conn:
-            conn.execute(
-                "UPDATE jobs SET payload = ?, updated_at = ? WHERE id = ?",
-                (json.dumps(job.payload, ensure_ascii=False), to_iso(utcnow()), job.id),
-            )
+    def save_payload(self, job: Job, conn: sqlite3.Connection | None = None) -> None:
+        """Record a step's progress so a retry does not redo (or re-pay for) it; with
+        ``conn``, inside the caller's transaction (the step's writes and its record commit
+        together)."""
+        row = (json.dumps(job.payload, ensure_ascii=False), to_iso(utcnow()), job.id)
+        sql = "UPDATE jobs SET payload = ?, updated_at = ? WHERE id = ?"
+        if conn is not None:
+            conn.execute(sql, row)
+            return
+        with self._store.write() as wconn:
+            wconn.execute(sql, row)
 
     def retry_now(self) -> int:
         """Make every waiting job due at once (the endpoint is back, or the user asked)."""

@@ -1,11 +1,37 @@
-"""Named, transactional schema migrations (applied in order at open, each exactly once)."""
+"""Named, transactional schema migrations (applied in order at open, each exactly once).
+
+A migration is ``(name, sql)`` or ``(name, sql, step)``: ``step(conn)`` is Python run after
+the SQL in the same transaction, for data the SQL alone cannot derive (dates read from text).
+"""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
 
-MIGRATIONS: tuple[tuple[str, str], ...] = (
+from desktop_app.core.clock import local_date
+from desktop_app.memory.construction import guess_source_kind
+from desktop_app.memory.dates import event_date_of
+
+
+def _event_dates_and_sources(conn: sqlite3.Connection) -> None:
+    """Existing notes get the event date their text names (relative dates resolved against
+    the local day they were recorded: a hand-added "2024年7月15日…开庭" is filed under
+    2024-07-15, not the day it was typed) and the source kind their wording shows."""
+    rows = conn.execute("SELECT id, content, category, created_at FROM notes").fetchall()
+    updates = []
+    for note_id, content, category, created_at in rows:
+        recorded = local_date(datetime.fromisoformat(created_at))
+        updates.append(
+            (event_date_of(content, recorded), guess_source_kind(content, category), note_id)
+        )
+    conn.executemany("UPDATE notes SET event_date = ?, source_kind = ? WHERE id = ?", updates)
+
+
+Migration = tuple[str, str] | tuple[str, str, Callable[[sqlite3.Connection], None]]
+
+MIGRATIONS: tuple[Migration, ...] = (
     (
         "0001_initial",
         """
@@ -119,6 +145,27 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX notes_pinned ON notes (case_id, status) WHERE pinned = 1;
         """,
     ),
+    (
+        # issue 12: when a fact happened (not when it was typed), who asserts it and where it
+        # came from; typed links (证明 / 适用 / 矛盾 / 补充 / 取代 / 相关) and conflicts the
+        # lawyer settles.  Nothing is dropped or rewritten: columns are added and filled.
+        "0004_event_dates_provenance_conflicts",
+        """
+        ALTER TABLE notes ADD COLUMN event_date TEXT;
+        ALTER TABLE notes ADD COLUMN source_kind TEXT;
+        ALTER TABLE notes ADD COLUMN origin TEXT NOT NULL DEFAULT 'manual';
+        UPDATE notes SET origin = CASE
+            WHEN source LIKE 'chat:%' THEN 'message'
+            WHEN source IS NULL OR source = 'manual' THEN 'manual'
+            ELSE 'import' END;
+        CREATE INDEX notes_scope_event ON notes (case_id, status, event_date);
+        ALTER TABLE links ADD COLUMN label TEXT;
+        ALTER TABLE links ADD COLUMN resolved_at TEXT;
+        UPDATE links SET label = '取代' WHERE kind = 'supersedes';
+        CREATE INDEX links_open_conflicts ON links (src) WHERE kind = 'conflict' AND resolved_at IS NULL;
+        """,
+        _event_dates_and_sources,
+    ),
 )
 
 
@@ -129,13 +176,15 @@ def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     )
     done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")}
     applied = []
-    for name, sql in MIGRATIONS:
+    for name, sql, *step in MIGRATIONS:
         if name in done:
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
             for statement in _split_statements(sql):
                 conn.execute(statement)
+            for run in step:
+                run(conn)
             conn.execute(
                 "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
                 (name, datetime.now(UTC).isoformat()),

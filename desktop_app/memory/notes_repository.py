@@ -20,12 +20,20 @@ from desktop_app.memory.types import NOTE_STATUSES, HistoryEntry, Link, Note
 NOTE_COLUMNS = (
     "id, case_id, content, category, keywords, context, tags, source, content_hash, created_at, "
     "updated_at, valid_from, invalid_at, status, pinned, retrieval_count, last_accessed, "
-    "evolution_count"
+    "evolution_count, event_date, source_kind, origin"
 )
 #: link kinds stored both ways (a supersedes link has a direction)
-SYMMETRIC_KINDS = frozenset({"semantic", "manual", "duplicate", "evolution"})
+SYMMETRIC_KINDS = frozenset({"semantic", "manual", "duplicate", "evolution", "conflict"})
 ORDERABLE = frozenset(
-    {"created_at", "updated_at", "category", "status", "retrieval_count", "content"}
+    {"created_at", "updated_at", "category", "status", "retrieval_count", "content", "event_date"}
+)
+#: how an ORDER BY name is sorted: a note with no event date sits at the day it was recorded
+_ORDER_EXPRESSIONS = {"event_date": "COALESCE(event_date, substr(created_at, 1, 10))"}
+#: an active note in a conflict nobody settled yet, with another active note
+OPEN_CONFLICT = (
+    "status = 'active' AND EXISTS (SELECT 1 FROM links c JOIN notes o ON o.id = c.dst "
+    "WHERE c.src = notes.id AND c.kind = 'conflict' AND c.resolved_at IS NULL "
+    "AND o.status = 'active')"
 )
 _CHUNK = 500  # ids per IN (...) list: well below SQLite's variable limit
 
@@ -53,6 +61,9 @@ def row_to_note(row: sqlite3.Row) -> Note:
         retrieval_count=row["retrieval_count"],
         last_accessed=from_iso(row["last_accessed"]),
         evolution_count=row["evolution_count"],
+        event_date=row["event_date"],
+        source_kind=row["source_kind"],
+        origin=row["origin"],
     )
 
 
@@ -67,6 +78,8 @@ def note_snapshot(note: Note) -> dict:
         "status": note.status,
         "pinned": note.pinned,
         "invalid_at": to_iso(note.invalid_at),
+        "event_date": note.event_date,
+        "source_kind": note.source_kind,
     }
 
 
@@ -78,6 +91,8 @@ def row_to_link(row: sqlite3.Row) -> Link:
         strength=row["strength"],
         reason=row["reason"],
         created_at=from_iso(row["created_at"]),
+        label=row["label"],
+        resolved_at=from_iso(row["resolved_at"]),
     )
 
 
@@ -136,10 +151,16 @@ class NotesRepository:
 
     @staticmethod
     def _filter(
-        case_id: str | None, include_global: bool, status: str | None, category: str | None
+        case_id: str | None,
+        include_global: bool,
+        status: str | None,
+        category: str | None,
+        conflicted: bool = False,
     ) -> tuple[str, list[Any]]:
         scope, params = sql_in_scope(case_id, include_global=include_global)
         where = [scope]
+        if conflicted:
+            where.append(OPEN_CONFLICT)
         if status is not None:
             if status not in NOTE_STATUSES:
                 raise InvalidInputError(f"unknown status {status!r}")
@@ -160,13 +181,16 @@ class NotesRepository:
         offset: int = 0,
         order_by: str = "created_at",
         descending: bool = False,
+        conflicted: bool = False,
     ) -> list[Note]:
-        where, params = self._filter(case_id, include_global, status, category)
+        where, params = self._filter(case_id, include_global, status, category, conflicted)
         if order_by not in ORDERABLE:
             raise InvalidInputError(f"cannot order by {order_by!r}")
+        order = _ORDER_EXPRESSIONS.get(order_by, order_by)
+        direction = "DESC" if descending else "ASC"
         sql = (
-            f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where} ORDER BY {order_by} "
-            f"{'DESC' if descending else 'ASC'}, id LIMIT ? OFFSET ?"
+            f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where} ORDER BY {order} {direction}, "
+            f"created_at {direction}, id LIMIT ? OFFSET ?"
         )
         params += [limit if limit is not None else -1, offset]
         return [row_to_note(r) for r in self._store.query(sql, params)]
@@ -177,8 +201,9 @@ class NotesRepository:
         include_global: bool = False,
         status: str | None = None,
         category: str | None = None,
+        conflicted: bool = False,
     ) -> int:
-        where, params = self._filter(case_id, include_global, status, category)
+        where, params = self._filter(case_id, include_global, status, category, conflicted)
         return self._store.query_one(f"SELECT COUNT(*) FROM notes WHERE {where}", params)[0]
 
     def ids_in_scope(self, case_id: str | None) -> set[str]:
@@ -199,11 +224,11 @@ class NotesRepository:
     # -- narrow rows for ranking (no JSON decoding, no full Note) ------------------------
 
     def ranking_rows(self, ids: Sequence[str]) -> dict[str, sqlite3.Row]:
-        """id, rowid, case_id, status, created_at, pinned of each note, by id."""
+        """id, rowid, case_id, status, created_at, pinned, event_date of each note, by id."""
         out: dict[str, sqlite3.Row] = {}
         for chunk in _chunks(ids):
             for r in self._store.query(
-                "SELECT id, rowid, case_id, status, created_at, pinned FROM notes "
+                "SELECT id, rowid, case_id, status, created_at, pinned, event_date FROM notes "
                 f"WHERE id IN ({_marks(chunk)})",
                 chunk,
             ):
@@ -264,7 +289,7 @@ class NotesRepository:
     def insert(conn: sqlite3.Connection, note: Note) -> None:
         conn.execute(
             f"INSERT INTO notes ({NOTE_COLUMNS}, index_dirty) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
             (
                 note.id,
                 note.case_id,
@@ -284,6 +309,9 @@ class NotesRepository:
                 note.retrieval_count,
                 to_iso(note.last_accessed),
                 note.evolution_count,
+                note.event_date,
+                note.source_kind,
+                note.origin,
             ),
         )
 
@@ -293,7 +321,8 @@ class NotesRepository:
         conn.execute(
             "UPDATE notes SET content = ?, category = ?, keywords = ?, context = ?, tags = ?, "
             "content_hash = ?, updated_at = ?, invalid_at = ?, status = ?, pinned = ?, "
-            "evolution_count = ?, index_dirty = MAX(index_dirty, ?) WHERE id = ?",
+            "evolution_count = ?, event_date = ?, source_kind = ?, "
+            "index_dirty = MAX(index_dirty, ?) WHERE id = ?",
             (
                 note.content,
                 note.category,
@@ -306,6 +335,8 @@ class NotesRepository:
                 note.status,
                 int(note.pinned),
                 note.evolution_count,
+                note.event_date,
+                note.source_kind,
                 int(dirty),
                 note.id,
             ),
@@ -374,17 +405,69 @@ class NotesRepository:
 
     @staticmethod
     def insert_link(
-        conn: sqlite3.Connection, src: str, dst: str, kind: str, strength: float, reason: str
+        conn: sqlite3.Connection,
+        src: str,
+        dst: str,
+        kind: str,
+        strength: float,
+        reason: str,
+        label: str | None = None,
     ) -> None:
         now = to_iso(utcnow())
         pairs = [(src, dst), (dst, src)] if kind in SYMMETRIC_KINDS else [(src, dst)]
         for a, b in pairs:
             conn.execute(
-                "INSERT INTO links (src, dst, kind, strength, reason, created_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "INSERT INTO links (src, dst, kind, strength, reason, created_at, label) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(src, dst, kind) DO UPDATE SET strength = MAX(strength, excluded.strength), "
-                "reason = CASE WHEN excluded.reason != '' THEN excluded.reason ELSE reason END",
-                (a, b, kind, float(strength), reason, now),
+                "reason = CASE WHEN excluded.reason != '' THEN excluded.reason ELSE reason END, "
+                "label = COALESCE(excluded.label, label)",
+                (a, b, kind, float(strength), reason, now, label),
             )
+
+    @staticmethod
+    def set_link_label(conn: sqlite3.Connection, a: str, b: str, label: str | None) -> int:
+        """The relation shown on every link between ``a`` and ``b`` (both directions)."""
+        return conn.execute(
+            "UPDATE links SET label = ? WHERE (src = ? AND dst = ?) OR (src = ? AND dst = ?)",
+            (label, a, b, b, a),
+        ).rowcount
+
+    @staticmethod
+    def resolve_conflict_links(conn: sqlite3.Connection, a: str, b: str) -> int:
+        """Mark the conflict between ``a`` and ``b`` settled (both directions)."""
+        return conn.execute(
+            "UPDATE links SET resolved_at = ? WHERE kind = 'conflict' AND resolved_at IS NULL "
+            "AND ((src = ? AND dst = ?) OR (src = ? AND dst = ?))",
+            (to_iso(utcnow()), a, b, b, a),
+        ).rowcount
+
+    def open_conflict_links(self, case_id: str | None, include_global: bool = False) -> list[Link]:
+        """One link per open conflict of the scope (both notes active, not settled)."""
+        where, params = sql_in_scope(case_id, include_global=include_global, column="a.case_id")
+        rows = self._store.query(
+            "SELECT l.* FROM links l JOIN notes a ON a.id = l.src JOIN notes b ON b.id = l.dst "
+            "WHERE l.kind = 'conflict' AND l.resolved_at IS NULL AND l.src < l.dst "
+            f"AND a.status = 'active' AND b.status = 'active' AND {where} "
+            "ORDER BY l.created_at",
+            params,
+        )
+        return [row_to_link(r) for r in rows]
+
+    def matter_partners(self, ids: Sequence[str]) -> dict[str, list[str]]:
+        """The notes that say something about the same thing as ``ids``: possible
+        duplicates and supersede chains (both ways), for ordering the current one first."""
+        out: dict[str, set[str]] = {}
+        for chunk in _chunks(ids):
+            marks = _marks(chunk)
+            for r in self._store.query(
+                "SELECT src, dst FROM links WHERE kind IN ('duplicate', 'supersedes') "
+                f"AND (src IN ({marks}) OR dst IN ({marks}))",
+                chunk + chunk,
+            ):
+                out.setdefault(r["src"], set()).add(r["dst"])
+                out.setdefault(r["dst"], set()).add(r["src"])
+        return {i: sorted(others) for i, others in out.items()}
 
     @staticmethod
     def delete_links(conn: sqlite3.Connection, a: str, b: str, kind: str | None = None) -> int:
@@ -422,14 +505,14 @@ class NotesRepository:
         """(note rows, link rows) of one scope, narrow: what the graph draws."""
         where, params = sql_in_scope(case_id, include_global=include_global)
         notes = self._store.query(
-            "SELECT id, content, category, status, pinned, retrieval_count, tags "
-            f"FROM notes WHERE {where}",
+            "SELECT id, content, category, status, pinned, retrieval_count, tags, event_date, "
+            f"source_kind, origin, {OPEN_CONFLICT} AS conflicted FROM notes WHERE {where}",
             params,
         )
         src_where, params = sql_in_scope(case_id, include_global=include_global, column="n.case_id")
         links = self._store.query(
-            "SELECT l.src, l.dst, l.kind, l.strength FROM links l JOIN notes n ON n.id = l.src "
-            f"WHERE {src_where}",
+            "SELECT l.src, l.dst, l.kind, l.strength, l.label FROM links l "
+            f"JOIN notes n ON n.id = l.src WHERE {src_where}",
             params,
         )
         return notes, links

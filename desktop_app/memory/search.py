@@ -13,6 +13,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
+from desktop_app.core.clock import local_date
+from desktop_app.memory.current_first import order_current_first
+from desktop_app.memory.dates import sort_key
 from desktop_app.memory.embedder import Embedder
 from desktop_app.memory.index import NoteIndex
 from desktop_app.memory.index_sync import IndexSync, epoch
@@ -33,6 +36,11 @@ from desktop_app.memory.types import Hit, MemoryConfig, Note, Recall, ScoreParts
 _SEARCH_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="lexmem-search")
 #: a pasted judgment is not a query: only its start is used (and regexes stay fast)
 MAX_QUERY_CHARS = 2000
+
+
+def effective_date(row: sqlite3.Row) -> str:
+    """A ranking row's date: its event date, else the user's local day it was recorded."""
+    return row["event_date"] or local_date(from_iso(row["created_at"])).isoformat()
 
 
 def _visible(
@@ -119,6 +127,7 @@ class Search:
             )
             ranked.append((base + recency + extra, note_id, parts))
         ranked.sort(key=lambda t: -t[0])
+        ranked = self._current_first(ranked, rows, k, case_id, include_inactive)
         top: list[Hit] = []
         for start in range(0, len(ranked), k):  # refill if the double check drops a note
             window = ranked[start : start + k]
@@ -133,6 +142,33 @@ class Search:
         top += self._link_expansion(top, case_id, include_inactive)
         top += self._pinned_extras(top, case_id)
         return top
+
+    def _current_first(
+        self,
+        ranked: list[tuple[float, str, ScoreParts]],
+        rows: dict[str, sqlite3.Row],
+        k: int,
+        case_id: str | None,
+        include_inactive: bool,
+    ) -> list[tuple[float, str, ScoreParts]]:
+        """Of two notes about one thing (possible duplicates, a supersede chain), the later
+        one ranks first; a newer partner the candidates missed is brought in beside it."""
+        head = ranked[: 3 * k]
+        partners = self._notes.matter_partners([i for _s, i, _p in head])
+        if not partners:
+            return ranked
+        score = {i: s for s, i, _p in head}
+        missing = {o for i in score for o in partners.get(i, ()) if o not in rows}
+        rows |= self._visible_rows(list(missing), case_id, include_inactive)
+        dates = {i: effective_date(rows[i]) for i in [*score, *(missing & rows.keys())]}
+        for note_id in missing & rows.keys():
+            paired = [i for i in partners.get(note_id, ()) if i in score]
+            if not any(sort_key(dates[note_id]) > sort_key(dates[i]) for i in paired):
+                continue  # only a newer value is worth bringing in
+            best = max(score[i] for i in paired)
+            head.append((best, note_id, ScoreParts(None, None, None, 0.0, 0.0, best, False)))
+        head = [entry for entry in head if entry[1] in dates]
+        return order_current_first(head, dates, partners) + ranked[3 * k :]
 
     @staticmethod
     def _note_visible(note: Note, case_id: str | None, include_inactive: bool) -> bool:
@@ -215,21 +251,38 @@ class Search:
         hits = self.search(query, case_id, k=cfg.max_memories)
         chosen: list[Hit] = [h for h in hits if h.parts.pinned and h.note.case_id == case_id]
         sims = self._similarities(query, hits)
+        qualifies = set()
         for hit in hits:
-            if len(chosen) >= cfg.max_memories:
-                break
-            if hit in chosen or hit.note.status != "active":
-                continue
             # Either the meaning is close, or the exact words matched well (a full-text hit
             # near the top) while the meaning is at least loosely related.
             sim = sims.get(hit.note.id, 0.0)
             words_match = hit.parts.text_rank is not None and hit.parts.text_rank <= 3
             if sim >= cfg.recall_threshold or (words_match and sim >= cfg.recall_threshold / 2):
-                chosen.append(hit)
+                qualifies.add(hit.note.id)
+        qualifies |= self._newer_partners(hits, qualifies)
+        for hit in hits:
+            if len(chosen) >= cfg.max_memories:
+                break
+            if hit in chosen or hit.note.status != "active" or hit.note.id not in qualifies:
+                continue
+            chosen.append(hit)
         chosen = chosen[: cfg.max_memories]
         if chosen:
             self._notes.mark_recalled([h.note.id for h in chosen])
         return Recall(tuple(chosen))
+
+    def _newer_partners(self, hits: Sequence[Hit], qualifies: set[str]) -> set[str]:
+        """The notes search put just above a qualifying note of the same matter (its newer
+        value): an outdated value is never injected without the current one."""
+        if not qualifies:
+            return set()
+        partners = self._notes.matter_partners([h.note.id for h in hits])
+        order = [h.note.id for h in hits]
+        newer = set()
+        for position, note_id in enumerate(order):
+            if note_id in qualifies:
+                newer |= set(partners.get(note_id, ())) & set(order[:position])
+        return newer
 
     def _similarities(self, query: str, hits: Sequence[Hit]) -> dict[str, float]:
         """Cosine similarity of each hit to the query: the search already measured it for

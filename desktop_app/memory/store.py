@@ -104,7 +104,7 @@ class Store:
                 f"{self.path}: cannot be read ({exc})",
                 user_message="无法读取这个数据文件夹。 / This data folder cannot be read.",
             ) from exc
-        if done != {name for name, _sql in MIGRATIONS}:
+        if done != {migration[0] for migration in MIGRATIONS}:
             self.close()
             raise StorageError(
                 f"{self.path}: schema {sorted(done)} is not this version's",

@@ -7,6 +7,7 @@ import re
 import unicodedata
 
 from desktop_app.core.errors import InvalidInputError
+from desktop_app.memory.legal_terms import legal_terms
 
 #: A note is a fact, not a document: longer pastes are refused with a message (the caller
 #: may split them) rather than embedded into one meaningless vector.
@@ -48,6 +49,18 @@ def clean_content(text: str) -> str:
     return text
 
 
+_LETTER = re.compile(r"[^\W\d_]")
+_CJK_CHAR = re.compile(rf"[{_CJK}]")
+
+
+def content_language(*texts: str) -> str:
+    """``"zh"`` when at least half of the letters are CJK, else ``"en"``: prompts are written
+    in the language of the content they carry."""
+    joined = " ".join(texts)
+    letters = len(_LETTER.findall(joined))
+    return "zh" if not letters or len(_CJK_CHAR.findall(joined)) * 2 >= letters else "en"
+
+
 def normalise_for_hash(text: str) -> str:
     """Two notes with the same normal form are the same note (within one scope)."""
     text = unicodedata.normalize("NFKC", text).casefold()
@@ -64,8 +77,11 @@ def fts_terms(text: str) -> list[str]:
     is found without a word segmenter), everything else as lower-cased words.
 
     The same function tokenises queries, so index and query always agree; the index's own
-    tokenizer only splits on the spaces put here and stems the English words.
+    tokenizer only splits on the spaces put here and stems the English words.  The normalised
+    amount, article and date terms (legal_terms.py) come last: "8,999元" and "捌仟玖佰玖拾玖元"
+    both carry ``amt8999``.
     """
+    extra = legal_terms(text)
     text = unicodedata.normalize("NFKC", text).lower()
     terms: list[str] = []
     for token in _TOKEN.findall(text):
@@ -76,7 +92,7 @@ def fts_terms(text: str) -> list[str]:
                 terms.extend(token[i : i + 2] for i in range(len(token) - 1))
         else:
             terms.append(token)
-    return terms
+    return terms + extra
 
 
 def fts_text(text: str) -> str:

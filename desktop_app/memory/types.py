@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from desktop_app.core.clock import local_date
+
 #: The six knowledge categories, in display order.  Chinese is canonical (stored);
 #: :data:`CATEGORY_LABELS_EN` gives the English label for the UI.
 CATEGORIES: tuple[str, ...] = ("事实", "证据", "法条", "诉求", "时间线", "偏好")
@@ -23,9 +25,63 @@ DEFAULT_CONVERSATION_TITLE = "新对话"
 
 NOTE_STATUSES: tuple[str, ...] = ("active", "superseded", "archived")
 
-LINK_KINDS: tuple[str, ...] = ("semantic", "evolution", "supersedes", "manual", "duplicate")
+LINK_KINDS: tuple[str, ...] = (
+    "semantic",
+    "evolution",
+    "supersedes",
+    "manual",
+    "duplicate",
+    "conflict",
+)
+#: The relations a lawyer reads on a link (stored in Chinese, labelled in English by the UI):
+#: a piece of evidence 证明 (proves) a fact, a statute 适用 (applies to) it, two notes 矛盾
+#: (contradict), one 补充 (adds to) or 取代 (replaces) the other, or they are just 相关.
+LINK_TYPES: tuple[str, ...] = ("证明", "适用", "矛盾", "补充", "取代", "相关")
+LINK_TYPE_LABELS_EN: dict[str, str] = {
+    "证明": "proves",
+    "适用": "applies to",
+    "矛盾": "contradicts",
+    "补充": "adds to",
+    "取代": "replaces",
+    "相关": "related",
+}
+#: the type a link shows when none was given: what its kind already says
+DEFAULT_LINK_TYPE: dict[str, str] = {"supersedes": "取代", "conflict": "矛盾"}
 
-AddAction = Literal["added", "updated", "superseded", "unchanged"]
+#: What kind of assertion a note is — in litigation most contradictions are disputes between
+#: sources (the client says one thing, an exhibit another), not changes over time.
+SOURCE_KINDS: tuple[str, ...] = (
+    "当事人陈述",
+    "对方主张",
+    "证据显示",
+    "法院认定",
+    "律师判断",
+    "偏好",
+)
+SOURCE_KIND_LABELS_EN: dict[str, str] = {
+    "当事人陈述": "Client statement",
+    "对方主张": "Opposing party's claim",
+    "证据显示": "Shown by evidence",
+    "法院认定": "Court finding",
+    "律师判断": "Lawyer's assessment",
+    "偏好": "Preference",
+}
+#: Where a note came from: a conversation message, typed by hand, or an imported file.
+ORIGINS: tuple[str, ...] = ("message", "manual", "import")
+
+#: What adding a note did.  ``added``: a new note; ``updated``: folded into ``target_id``
+#: (the result's note is that note); ``superseded``: it replaces ``target_id``; ``outdated``:
+#: it is older than ``target_id``, which replaces it (kept as history); ``conflict``: it
+#: contradicts ``target_id`` from another source (both stay, flagged for the lawyer);
+#: ``duplicate``: kept and linked as a possible duplicate of ``target_id``; ``unchanged``: the
+#: same text was already there (nothing stored).
+AddAction = Literal[
+    "added", "updated", "superseded", "outdated", "conflict", "duplicate", "unchanged"
+]
+#: the actions after which the memory knows something it did not know before
+LEARNED_ACTIONS: frozenset[str] = frozenset(
+    {"added", "updated", "superseded", "outdated", "conflict"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +113,23 @@ class Note:
     retrieval_count: int
     last_accessed: datetime | None
     evolution_count: int
+    #: when the fact happened or takes effect ("2024-07-15", "2024-07" or "2024"), as
+    #: opposed to ``created_at``, when it was recorded; None when the note names no date
+    event_date: str | None = None
+    #: what kind of assertion it is (one of SOURCE_KINDS), None when unknown
+    source_kind: str | None = None
+    #: where it came from (one of ORIGINS); ``source`` holds the reference (conversation, file)
+    origin: str = "manual"
 
     @property
     def is_active(self) -> bool:
         return self.status == "active"
+
+    @property
+    def effective_date(self) -> str:
+        """The date the fact is current from: its event date, else the user's local day it
+        was recorded."""
+        return self.event_date or local_date(self.created_at).isoformat()
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +158,14 @@ class AddResult:
     action: AddAction
     #: ids of the notes this add linked to (semantic neighbours, possible duplicates)
     linked: tuple[str, ...] = ()
-    #: for "updated"/"superseded": the id of the note that was merged into or replaced
+    #: the other note of the outcome (merged into, replaced, replacing, contradicted,
+    #: duplicated); None for "added" and "unchanged"
     target_id: str | None = None
+
+    @property
+    def learned(self) -> bool:
+        """The memory knows something new (see LEARNED_ACTIONS)."""
+        return self.action in LEARNED_ACTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +174,26 @@ class Link:
     dst: str
     kind: str
     strength: float
+    reason: str
+    created_at: datetime
+    #: the relation the lawyer reads (one of LINK_TYPES), None when not given
+    label: str | None = None
+    #: for a conflict: when the lawyer settled it (None: still open)
+    resolved_at: datetime | None = None
+
+    @property
+    def type(self) -> str:
+        """The relation shown: the given label, else what the kind says, else 相关."""
+        return self.label or DEFAULT_LINK_TYPE.get(self.kind, "相关")
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Two active notes that contradict each other (from different sources), open until the
+    lawyer keeps one or both."""
+
+    first: Note
+    second: Note
     reason: str
     created_at: datetime
 
@@ -125,6 +220,11 @@ class GraphNode:
     retrieval_count: int
     degree: int
     tags: tuple[str, ...]
+    event_date: str | None = None
+    source_kind: str | None = None
+    origin: str = "manual"
+    #: part of an open conflict
+    conflicted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +233,8 @@ class GraphEdge:
     dst: str
     kind: str
     strength: float
+    #: the relation shown on the edge (see Link.type)
+    label: str = "相关"
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +262,9 @@ class MemoryConfig:
     link_threshold: float = 0.55
     #: cosine similarity above which a new note is flagged as a possible duplicate
     duplicate_threshold: float = 0.85
+    #: cosine similarity above which a close pair whose wording says different values about
+    #: one thing ("月薪8000元" / "月薪调整为9500元", 0.78) is flagged too (sameness.py)
+    same_matter_threshold: float = 0.6
     neighbours: int = 5
     #: weight of the recency bonus; 0 disables it
     recency_weight: float = 0.1

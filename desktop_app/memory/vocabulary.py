@@ -31,7 +31,6 @@ ACTION_SYNONYMS: dict[str, tuple[str, ...]] = {
         "override",
         "overwrite",
         "invalidate",
-        "contradict",
         "supersedes",
         "取代",
         "替代",
@@ -40,7 +39,19 @@ ACTION_SYNONYMS: dict[str, tuple[str, ...]] = {
         "推翻",
         "作废",
         "失效",
+    ),
+    # a dispute between sources (the client says one thing, an exhibit another): both stay
+    "CONFLICT": (
+        "contradict",
+        "contradicts",
+        "contradiction",
+        "conflicts",
+        "dispute",
+        "disputed",
         "矛盾",
+        "冲突",
+        "争议",
+        "相互矛盾",
     ),
     "NOOP": (
         "none",

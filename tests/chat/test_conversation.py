@@ -91,7 +91,9 @@ def test_learning_is_a_queued_job_not_a_call_that_waits(engine, case):
         assert len(srv.requests) == calls_before  # ... and nothing asked the model yet
         ctl.expect_learning(key, "the reply widget")
         srv.push(
-            Reply.json({"items": [{"content": "张三要求支付加班费两万元", "category": "诉求", "scope": "case"}]})
+            Reply.json({"items": [{"content": "张三要求支付加班费两万元", "category": "诉求", "scope": "case"}]}),
+            # the same job then decides the new note against the case's notes (one call)
+            Reply.json({"decisions": [], "neighbour_updates": []}),
         )
         report = engine.run_pending_jobs(max_jobs=1)  # what the job runner does
         learned = ctl.learned(report)

@@ -2,13 +2,16 @@
 
 The scripted server cannot understand text, so ``ScriptedModel`` answers each step by small
 rules, applied to the prompts the engine really sends, parsed the way a model would read
-them (the numbered neighbour list, the new note between <<< >>>).  Tests add rules;
-benchmarks use the defaults to count calls and tokens.
+them (the numbered existing notes, the new notes [新n] with the notes shown as related to
+each, a note between <<< >>>).  ``decide_rules(note, shown)`` decide one new note against
+the existing notes shown as related to it; ``evolve_answer(note, shown)`` gives its links,
+tags and neighbour updates.  Tests add rules; benchmarks use the defaults to count calls
+and tokens.
 
 ``quirks`` makes it a careless model, the way real ones answer (each quirk alone or combined):
 
-- ``"noop"``: every decision is NOOP, even for a new fact;
-- ``"modify"`` / ``"chinese_actions"``: MODIFY instead of UPDATE / 更新, 取代, 新增, 无操作;
+- ``"noop"``: every decision is NOOP (no target), even for a new fact;
+- ``"modify"`` / ``"chinese_actions"``: MODIFY instead of UPDATE / 更新, 取代, 新增, 无操作, 冲突;
 - ``"lowercase"``: enum values in lower case (update, case);
 - ``"string_numbers"``: note numbers as strings ("1");
 - ``"keywords_string"``: keywords as one "a、b、c" string;
@@ -26,6 +29,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 
+from desktop_app.memory.dates import find_dates
 from fakes.llm_server import Reply
 
 
@@ -34,28 +38,51 @@ def _schema_name(body: dict) -> str:
     if fmt.get("type") == "json_schema":
         return fmt["json_schema"]["name"]
     system = body["messages"][0]["content"]
-    for name in (
-        "note_construction",
-        "memory_decision",
-        "memory_evolution",
-        "knowledge_extraction",
-    ):
+    for name in ("note_construction", "memory_decisions", "knowledge_extraction"):
         if name in system:
+            return name
+    # json_object mode: the pasted schema names no step; tell them by its properties
+    for name, marker in (
+        ("memory_decisions", '"neighbour_updates"'),
+        ("knowledge_extraction", '"items"'),
+        ("note_construction", '"keywords"'),
+    ):
+        if marker in system:
             return name
     return "?"
 
 
 def _user(body: dict) -> str:
-    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    """The step's prompt: the first user message (a retry appends the complaint after it)."""
+    return next(m["content"] for m in body["messages"] if m["role"] == "user")
+
+
+_EXISTING = re.compile(r"\[(\d+)\] \([^)]*\) (.*)")
+_NEW = re.compile(r"\[(?:新|N)(\d+)\] \([^)]*\) (.*)")
+_RELATED = re.compile(r"(?:相关|related)[：:]\s*(.*)$")
 
 
 def _neighbours(prompt: str) -> dict[int, str]:
-    """The numbered notes as the model sees them: "[n] (记录于 …) content"."""
+    """The existing notes as the model sees them: "[n] (事件 …) content"."""
     found = {}
     for line in prompt.splitlines():
-        m = re.match(r"\[(\d+)\] \([^)]*\) (.*)", line.strip())
+        m = _EXISTING.match(line.strip())
         if m:
             found[int(m.group(1))] = m.group(2)
+    return found
+
+
+def _new_notes(prompt: str) -> list[tuple[int, str, list[int]]]:
+    """The new notes of a decision prompt: (number, content, the aliases shown as related)."""
+    found: list[tuple[int, str, list[int]]] = []
+    for line in prompt.splitlines():
+        m = _NEW.match(line.strip())
+        if m:
+            found.append((int(m.group(1)), m.group(2), []))
+            continue
+        r = _RELATED.search(line)
+        if r and found:
+            found[-1][2].extend(int(a) for a in re.findall(r"\d+", r.group(1)))
     return found
 
 
@@ -64,7 +91,27 @@ def _new_note(prompt: str) -> str:
     return m.group(1).strip() if m else ""
 
 
-_CHINESE_ACTIONS = {"UPDATE": "更新", "SUPERSEDE": "取代", "ADD": "新增", "NOOP": "无操作"}
+def _constructed(note: str) -> dict:
+    """What the scripted model answers for a note's construction."""
+    negative = "不" in note
+    found = find_dates(note)
+    return {
+        "keywords": [w for w in re.findall(r"[\u4e00-\u9fff]{2}", note)[:3]] or ["note"],
+        "context": ("否定：" if negative else "") + f"关于“{note[:12]}”的记录",
+        "tags": ["调解"] if "调解" in note else ["案件事实"],
+        "category": "事实",
+        "event_date": found[0].value if found else None,
+        "source_kind": None,
+    }
+
+
+_CHINESE_ACTIONS = {
+    "UPDATE": "更新",
+    "SUPERSEDE": "取代",
+    "ADD": "新增",
+    "NOOP": "无操作",
+    "CONFLICT": "冲突",
+}
 QUIRKS = frozenset(
     {
         "noop",
@@ -104,23 +151,26 @@ class ScriptedModel:
     def _careless(self, reply: Reply, name: str) -> Reply:
         obj = json.loads(reply.content)
         q = self.quirks
-        if name == "memory_decision":
+        decisions = (obj.get("decisions") or []) if name == "memory_decisions" else []
+        for d in decisions:
             if "noop" in q:
-                obj = {**obj, "action": "NOOP", "target": None}
-            if "modify" in q and obj["action"] == "UPDATE":
-                obj["action"] = "MODIFY"
+                d.update(action="NOOP", target=None)
+            if "modify" in q and d["action"] == "UPDATE":
+                d["action"] = "MODIFY"
             if "chinese_actions" in q:
-                obj["action"] = _CHINESE_ACTIONS.get(obj["action"], obj["action"])
+                d["action"] = _CHINESE_ACTIONS.get(d["action"], d["action"])
+            if "lowercase" in q:
+                d["action"] = d["action"].lower()
         if "lowercase" in q:
-            for key in ("action", "scope"):
-                if isinstance(obj.get(key), str):
-                    obj[key] = obj[key].lower()
             for item in obj.get("items") or ():
                 item["scope"] = item["scope"].lower()
         if "string_numbers" in q:
-            if isinstance(obj.get("target"), int):
-                obj["target"] = str(obj["target"])
-            for entry in (*(obj.get("links") or ()), *(obj.get("neighbour_updates") or ())):
+            for d in decisions:
+                if isinstance(d.get("target"), int):
+                    d["target"] = str(d["target"])
+                for link in d.get("links") or ():
+                    link["target"] = str(link["target"])
+            for entry in obj.get("neighbour_updates") or ():
                 entry["target"] = str(entry["target"])
         if "keywords_string" in q and isinstance(obj.get("keywords"), list):
             obj["keywords"] = "、".join(obj["keywords"])
@@ -142,31 +192,36 @@ class ScriptedModel:
         name, prompt = _schema_name(body), _user(body)
         self.asked.append(name)
         if name == "note_construction":
-            note = _new_note(prompt)
-            negative = "不" in note
-            return Reply.json(
-                {
-                    "keywords": [w for w in re.findall(r"[\u4e00-\u9fff]{2}", note)[:3]]
-                    or ["note"],
-                    "context": ("否定：" if negative else "") + f"关于“{note[:12]}”的记录",
-                    "tags": ["调解"] if "调解" in note else ["案件事实"],
-                    "category": "事实",
-                }
-            )
-        if name == "memory_decision":
-            note, shown = _new_note(prompt), _neighbours(prompt)
-            for rule in self.decide_rules:
-                answer = rule(note, shown)
-                if answer:
-                    return Reply.json({"merged_content": None, "reason": "rule", **answer})
-            return Reply.json(
-                {"action": "ADD", "target": None, "merged_content": None, "reason": "new"}
-            )
-        if name == "memory_evolution":
-            shown = _neighbours(prompt)
-            if self.evolve_answer:
-                return Reply.json(self.evolve_answer(prompt, shown))
-            return Reply.json({"links": [], "tags": None, "neighbour_updates": []})
+            return Reply.json(_constructed(_new_note(prompt)))
+        if name == "memory_decisions":
+            return Reply.json(self._decisions(prompt))
         if name == "knowledge_extraction":
-            return Reply.json({"items": self.extract_items})
+            # items come constructed by the same call (issue 13): fill in what a test omits
+            items = [{**_constructed(i["content"]), **i} for i in self.extract_items]
+            return Reply.json({"items": items})
         return Reply.fail(500, f"unexpected step {name}")
+
+    def _decisions(self, prompt: str) -> dict:
+        """One decision per new note, each decided by the rules on the existing notes shown
+        as related to that note (never on its siblings)."""
+        existing = _neighbours(prompt)
+        decisions, updates = [], []
+        for number, note, related in _new_notes(prompt):
+            shown = {a: existing[a] for a in related if a in existing}
+            answer = {"action": "ADD", "target": None, "merged_content": None, "reason": "new"}
+            for rule in self.decide_rules:
+                ruled = rule(note, shown)
+                if ruled:
+                    answer = {"merged_content": None, "reason": "rule", **ruled}
+                    break
+            evolution = (
+                self.evolve_answer(note, shown)
+                if self.evolve_answer and shown
+                else {"links": [], "tags": None, "neighbour_updates": []}
+            )
+            links = [{"type": "相关", **link} for link in evolution.get("links") or ()]
+            decisions.append(
+                {"note": number, **answer, "links": links, "tags": evolution.get("tags")}
+            )
+            updates += evolution.get("neighbour_updates") or []
+        return {"decisions": decisions, "neighbour_updates": updates}

@@ -153,10 +153,11 @@ def test_the_careless_model_plays_its_quirks():
 
     body = {
         "messages": [
-            {"role": "system", "content": "memory_decision"},
+            {"role": "system", "content": "memory_decisions"},
             {
                 "role": "user",
-                "content": "[1] (记录于 2024-03-01) 当事人同意调解\n<<<\n当事人不同意调解\n>>>",
+                "content": "已有记忆：\n[1] (事件 2024-03-01) 当事人同意调解\n\n新记忆：\n"
+                "[新1] (事件 2024-03-05) 当事人不同意调解\n    相关：1",
             },
         ]
     }
@@ -167,7 +168,7 @@ def test_the_careless_model_plays_its_quirks():
     assert '"action": "NOOP"' in reply.content and reply.reasoning
     model = ScriptedModel(quirks={"modify", "string_numbers"})
     model.decide_rules.append(lambda note, shown: {"action": "UPDATE", "target": 1})
-    answer = json.loads(model(body).content)
+    answer = json.loads(model(body).content)["decisions"][0]
     assert answer["action"] == "MODIFY" and answer["target"] == "1"
     with pytest.raises(ValueError):
         ScriptedModel(quirks={"telepathy"})

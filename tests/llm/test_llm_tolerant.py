@@ -38,6 +38,16 @@ NEIGHBOURS = [
 ]
 
 
+def _batch(decision: dict) -> Reply:
+    """A decision-and-evolution answer holding one decision (the shape of that call)."""
+    return Reply.json(
+        {
+            "decisions": [{"note": 1, "links": [], "tags": None, **decision}],
+            "neighbour_updates": [],
+        }
+    )
+
+
 def _llm(srv: FakeLLMServer) -> LLMClient:
     return LLMClient(
         srv.config(), mode_cache=JsonModeCache(), meter=TokenMeter(), sleep=lambda s: 0
@@ -118,19 +128,19 @@ def test_extraction_scope_and_category_synonyms():
 
 def test_ambiguous_action_is_rejected_and_the_error_says_what_was_coerced(fake_llm):
     bad = {"action": "UPDATE_OR_SUPERSEDE", "target": "2", "merged_content": "m", "reason": "r"}
-    fake_llm.push(Reply.json(bad), Reply.json(bad))
+    fake_llm.push(_batch(bad), _batch(bad))
     with pytest.raises(BadResponseError) as info:
         decide(_llm(fake_llm), "x", NEIGHBOURS)
     text = str(info.value)  # this is what the job stores as its last error
     assert "UPDATE_OR_SUPERSEDE" in text and "not one of" in text
-    assert "coerced" in text and "$.target" in text
+    assert "coerced" in text and "$.decisions[0].target" in text
     # the retry told the model the same
-    assert "$.action" in fake_llm.requests[1].messages[-1]["content"]
+    assert "$.decisions[0].action" in fake_llm.requests[1].messages[-1]["content"]
 
 
 def test_a_word_that_is_not_a_synonym_is_not_guessed(fake_llm):
     bad = {"action": "DELETE", "target": 1, "merged_content": None, "reason": "r"}
-    fake_llm.push(Reply.json(bad), Reply.json(bad))
+    fake_llm.push(_batch(bad), _batch(bad))
     with pytest.raises(BadResponseError):
         decide(_llm(fake_llm), "x", NEIGHBOURS)
     assert fake_llm.calls == 2
@@ -229,7 +239,9 @@ def test_numbers_where_text_is_expected_and_text_where_numbers_are():
 def test_an_extraction_answer_given_as_a_bare_list_is_wrapped():
     items = [{"content": "x", "category": "事实", "scope": "case"}]
     value, notes = conform(items, EXTRACT_SCHEMA)
-    assert value == {"items": items} and notes
+    assert list(value) == ["items"] and notes
+    # the item as given; the construction fields it left out are empty, not invented
+    assert [{k: v for k, v in i.items() if v not in (None, [])} for i in value["items"]] == items
 
 
 def test_an_unknown_category_is_rejected():

@@ -3,11 +3,17 @@
 The server cannot understand text, so its answers are scripted; what is tested is the plumbing:
 prompts carry what the model needs, aliases map back to ids, bad aliases are rejected (after
 one retry), answers are validated and cleaned, calls are labelled for token accounting.
+
+Decision and evolution are one call (issue 13): its answer holds one decision per new note
+(with that note's links and tags) and the neighbour updates; ``_decision`` / ``_evolution``
+below script that answer for the single-note steps.
 """
 
 from __future__ import annotations
 
+import re
 import sys
+import time
 from datetime import UTC, datetime, timedelta, timezone
 from types import SimpleNamespace
 
@@ -20,8 +26,7 @@ from desktop_app.llm import JsonModeCache, LLMClient, TokenMeter
 from desktop_app.llm import prompts as prompt_mod
 from desktop_app.memory.agentic import (
     CONSTRUCT_SCHEMA,
-    DECIDE_SCHEMA,
-    EVOLVE_SCHEMA,
+    DECISIONS_SCHEMA,
     EXTRACT_SCHEMA,
     Construction,
     Decision,
@@ -43,6 +48,56 @@ T = datetime(2024, 3, 16, 10, 30, tzinfo=timezone(timedelta(hours=8)))
 ID_A = "note-4f1c2a9e-aaaa"
 ID_B = "note-9b77e0d1-bbbb"
 ID_C = "note-0c3d5e6f-cccc"
+
+
+@pytest.fixture(autouse=True)
+def _beijing_time(monkeypatch):
+    """The user's zone is the machine's; these notes are written in Beijing (T is +08:00)."""
+    monkeypatch.setenv("TZ", "Asia/Shanghai")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def _decision(action, target, merged_content, reason) -> Reply:
+    """The answer of the decision-and-evolution call for one new note."""
+    return Reply.json(
+        {
+            "decisions": [
+                {
+                    "note": 1,
+                    "action": action,
+                    "target": target,
+                    "merged_content": merged_content,
+                    "reason": reason,
+                    "links": [],
+                    "tags": None,
+                }
+            ],
+            "neighbour_updates": [],
+        }
+    )
+
+
+def _evolution(links, tags, neighbour_updates) -> Reply:
+    """The same call's answer when only the evolution part matters (the decision: ADD)."""
+    return Reply.json(
+        {
+            "decisions": [
+                {
+                    "note": 1,
+                    "action": "ADD",
+                    "target": None,
+                    "merged_content": None,
+                    "reason": "",
+                    "links": [{"type": "相关", **link} for link in links],
+                    "tags": tags,
+                }
+            ],
+            "neighbour_updates": neighbour_updates,
+        }
+    )
 
 
 def _llm(srv: FakeLLMServer) -> LLMClient:
@@ -80,7 +135,7 @@ def test_construct_note_seed(fake_llm):
     assert "\n" not in c.context and c.category == "事实"
     req = fake_llm.requests[0]
     assert SEED in req.user
-    assert "2024-03-16 10:30" in req.user and "星期六" in req.user and "Saturday" in req.user
+    assert "2024-03-16 10:30" in req.user and "星期六" in req.user  # one language: the note's
     assert "否定" in req.system and "相对时间" in req.system  # the rules are in the prompt
     assert req.response_format["json_schema"]["schema"] == CONSTRUCT_SCHEMA
     assert llm.meter.get("construct").calls == 1
@@ -164,18 +219,14 @@ NEIGHBOURS = [
 
 def test_decide_shows_aliases_not_ids_and_maps_back(fake_llm):
     llm = _llm(fake_llm)
-    fake_llm.push(
-        Reply.json(
-            {"action": "SUPERSEDE", "target": 1, "merged_content": None, "reason": "位置变了"}
-        )
-    )
+    fake_llm.push(_decision("SUPERSEDE", 1, None, "位置变了"))
     d = decide(llm, "用户回到城市甲", NEIGHBOURS)
     assert d == Decision("SUPERSEDE", ID_A, None, "位置变了")
     req = fake_llm.requests[0]
     assert "[1]" in req.user and "[2]" in req.user and "用户在城市乙出差" in req.user
     assert "2024-03-01" in req.user  # the model sees which note is older
     assert "1 到 2" in req.system  # the valid range is spelled out
-    assert req.response_format["json_schema"]["schema"] == DECIDE_SCHEMA
+    assert req.response_format["json_schema"]["schema"] == DECISIONS_SCHEMA
     _assert_no_raw_ids(fake_llm)
     assert llm.meter.get("decide").calls == 1
 
@@ -183,14 +234,8 @@ def test_decide_shows_aliases_not_ids_and_maps_back(fake_llm):
 def test_decide_supersede_is_never_merged(fake_llm):
     llm = _llm(fake_llm)
     fake_llm.push(
-        Reply.json(
-            {
-                "action": "SUPERSEDE",
-                "target": 2,
-                "merged_content": "当事人同意又不同意调解",  # a model that tries to merge anyway
-                "reason": "态度反转",
-            }
-        )
+        # a model that tries to merge anyway
+        _decision("SUPERSEDE", 2, "当事人同意又不同意调解", "态度反转")
     )
     d = decide(llm, "当事人不同意调解", NEIGHBOURS)
     assert d.action == "SUPERSEDE" and d.target_id == ID_B and d.merged_content is None
@@ -198,16 +243,7 @@ def test_decide_supersede_is_never_merged(fake_llm):
 
 def test_decide_update_carries_the_merged_content(fake_llm):
     llm = _llm(fake_llm)
-    fake_llm.push(
-        Reply.json(
-            {
-                "action": "UPDATE",
-                "target": 2,
-                "merged_content": " 当事人于2024年3月5日同意调解 ",
-                "reason": "同一事实更完整",
-            }
-        )
-    )
+    fake_llm.push(_decision("UPDATE", 2, " 当事人于2024年3月5日同意调解 ", "同一事实更完整"))
     d = decide(llm, "当事人3月5日表示同意调解", NEIGHBOURS)
     assert d == Decision("UPDATE", ID_B, "当事人于2024年3月5日同意调解", "同一事实更完整")
 
@@ -215,8 +251,8 @@ def test_decide_update_carries_the_merged_content(fake_llm):
 def test_decide_noop_and_add(fake_llm):
     llm = _llm(fake_llm)
     fake_llm.push(
-        Reply.json({"action": "NOOP", "target": 2, "merged_content": None, "reason": "已知"}),
-        Reply.json({"action": "ADD", "target": 1, "merged_content": "x", "reason": "新信息"}),
+        _decision("NOOP", 2, None, "已知"),
+        _decision("ADD", 1, "x", "新信息"),
     )
     assert decide(llm, "当事人同意调解。", NEIGHBOURS) == Decision("NOOP", ID_B, None, "已知")
     assert decide(llm, "合同金额8999元", NEIGHBOURS) == Decision("ADD", None, None, "新信息")
@@ -232,8 +268,8 @@ def test_decide_without_neighbours_is_add_without_a_call(fake_llm):
 def test_decide_alias_out_of_range_is_retried_then_accepted(fake_llm, alias):
     llm = _llm(fake_llm)
     fake_llm.push(
-        Reply.json({"action": "SUPERSEDE", "target": alias, "merged_content": None, "reason": "r"}),
-        Reply.json({"action": "SUPERSEDE", "target": 1, "merged_content": None, "reason": "r"}),
+        _decision("SUPERSEDE", alias, None, "r"),
+        _decision("SUPERSEDE", 1, None, "r"),
     )
     assert decide(llm, "用户回到城市甲", NEIGHBOURS).target_id == ID_A
     feedback = fake_llm.requests[1].messages[-1]["content"]
@@ -242,8 +278,7 @@ def test_decide_alias_out_of_range_is_retried_then_accepted(fake_llm, alias):
 
 def test_decide_alias_out_of_range_twice_raises_never_guesses(fake_llm):
     llm = _llm(fake_llm)
-    bad = {"action": "UPDATE", "target": 3, "merged_content": "m", "reason": "r"}
-    fake_llm.push(Reply.json(bad), Reply.json(bad))
+    fake_llm.push(_decision("UPDATE", 3, "m", "r"), _decision("UPDATE", 3, "m", "r"))
     with pytest.raises(BadResponseError) as info:
         decide(llm, "用户回到城市甲", NEIGHBOURS)
     assert "does not exist" in str(info.value)
@@ -262,16 +297,14 @@ def test_decide_alias_out_of_range_twice_raises_never_guesses(fake_llm):
     ids=["update-no-target", "supersede-no-target", "update-no-merge", "fractional", "bad-action"],
 )
 def test_decide_incomplete_answers_are_rejected(fake_llm, answer):
-    fake_llm.push(Reply.json(answer), Reply.json(answer))
+    fake_llm.push(_decision(**answer), _decision(**answer))
     with pytest.raises(BadResponseError):
         decide(_llm(fake_llm), "x", NEIGHBOURS)
 
 
 def test_decide_accepts_note_objects(fake_llm):
     note = SimpleNamespace(id=ID_C, content="月薪8000元", created_at=None, context="", tags=())
-    fake_llm.push(
-        Reply.json({"action": "SUPERSEDE", "target": 1, "merged_content": None, "reason": "r"})
-    )
+    fake_llm.push(_decision("SUPERSEDE", 1, None, "r"))
     assert decide(_llm(fake_llm), "月薪9500元", [note]).target_id == ID_C
     assert "日期未知" in fake_llm.requests[0].user
 
@@ -296,24 +329,22 @@ EV_NEIGHBOURS = [
 def test_evolve_maps_aliases_and_cleans_updates(fake_llm):
     llm = _llm(fake_llm)
     fake_llm.push(
-        Reply.json(
-            {
-                "links": [
-                    {"target": 1, "reason": "同一台电脑"},
-                    {"target": 3, "reason": "质量问题可依此退货"},
-                    {"target": 1, "reason": "重复"},
-                ],
-                "tags": ["产品质量", "消费纠纷"],
-                "neighbour_updates": [
-                    {
-                        "target": 1,
-                        "context": "购买的电脑后来屏幕花屏",
-                        "tags": ["消费纠纷", "产品质量"],
-                    },
-                    {"target": 2, "context": None, "tags": None},  # no-op: dropped
-                    {"target": 3, "context": "退货规则", "tags": ["法条"]},  # unchanged: dropped
-                ],
-            }
+        _evolution(
+            links=[
+                {"target": 1, "reason": "同一台电脑"},
+                {"target": 3, "reason": "质量问题可依此退货"},
+                {"target": 1, "reason": "重复"},
+            ],
+            tags=["产品质量", "消费纠纷"],
+            neighbour_updates=[
+                {
+                    "target": 1,
+                    "context": "购买的电脑后来屏幕花屏",
+                    "tags": ["消费纠纷", "产品质量"],
+                },
+                {"target": 2, "context": None, "tags": None},  # no-op: dropped
+                {"target": 3, "context": "退货规则", "tags": ["法条"]},  # unchanged: dropped
+            ],
         )
     )
     ev = evolve(llm, NEW, EV_NEIGHBOURS)
@@ -328,13 +359,13 @@ def test_evolve_maps_aliases_and_cleans_updates(fake_llm):
     assert upd.new_tags == ("消费纠纷", "产品质量")
     req = fake_llm.requests[0]
     assert "[3]" in req.user and "退货规则" in req.user and "笔记本电脑, 花屏" in req.user
-    assert req.response_format["json_schema"]["schema"] == EVOLVE_SCHEMA
+    assert req.response_format["json_schema"]["schema"] == DECISIONS_SCHEMA
     _assert_no_raw_ids(fake_llm)
-    assert llm.meter.get("evolve").calls == 1
+    assert llm.meter.get("decide").calls == 1  # evolution rides on the decision call
 
 
 def test_evolve_unchanged_tags_are_none(fake_llm):
-    fake_llm.push(Reply.json({"links": [], "tags": ["产品质量"], "neighbour_updates": []}))
+    fake_llm.push(_evolution(links=[], tags=["产品质量"], neighbour_updates=[]))
     ev = evolve(_llm(fake_llm), NEW, EV_NEIGHBOURS)
     assert ev.links == () and ev.new_tags_for_note is None and ev.neighbour_updates == ()
 
@@ -352,7 +383,7 @@ def test_evolve_unchanged_tags_are_none(fake_llm):
     ids=["link", "update"],
 )
 def test_evolve_bad_alias_retried_then_rejected(fake_llm, bad):
-    fake_llm.push(Reply.json(bad), Reply.json(bad))
+    fake_llm.push(_evolution(**bad), _evolution(**bad))
     with pytest.raises(BadResponseError):
         evolve(_llm(fake_llm), NEW, EV_NEIGHBOURS)
     assert fake_llm.calls == 2
@@ -436,15 +467,37 @@ def test_categories_in_schemas_match_types():
 
 
 def test_message_time_format():
-    assert format_message_time(T) == "2024-03-16 10:30 星期六 / Saturday (+08:00)"
-    assert format_message_time(datetime(2024, 3, 18, 9, 0)) == "2024-03-18 09:00 星期一 / Monday"
+    # in the user's zone, in the prompt's one language
+    assert format_message_time(T) == "2024-03-16 10:30 星期六 (+08:00)"
+    assert format_message_time(T, "en") == "2024-03-16 10:30 Saturday (+08:00)"
+    # a naive time is local time, never UTC
+    assert format_message_time(datetime(2024, 3, 18, 9, 0)) == "2024-03-18 09:00 星期一 (+08:00)"
+    assert format_message_time(datetime(2024, 3, 15, 23, 30, tzinfo=UTC)).startswith(
+        "2024-03-16 07:30 星期六"
+    )
 
 
 def test_every_prompt_exists_and_renders():
-    for step in ("construct", "decide", "evolve", "extract"):
+    for step in ("construct", "decide", "extract"):
         for part in ("system", "user"):
-            text = prompt_mod.render_prompt(f"{step}.{part}", content="C", count=2)
-            assert text and "$content" not in text and "$count" not in text
+            for suffix in ("", ".en"):  # Chinese and English content
+                text = prompt_mod.render_prompt(f"{step}.{part}{suffix}", content="C", count=2)
+                assert text and "$content" not in text and "$count" not in text
+
+
+def test_prompts_are_in_one_language():
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    for step in ("construct", "decide", "extract"):
+        english = prompt_mod.load_prompt(f"{step}.system.en")
+        # the enum values are Chinese words; nothing else in an English prompt is
+        stripped = re.sub(
+            r"(当事人陈述|对方主张|证据显示|法院认定|律师判断|事实|证据|法条|诉求|时间线|偏好|证明|适用|矛盾|补充|取代|相关)",
+            "",
+            english,
+        )
+        assert not cjk.search(stripped), step
+        chinese = prompt_mod.load_prompt(f"{step}.system")
+        assert not re.search(r"\b(the|and|you|with)\b", chinese), step
 
 
 def test_prompts_found_in_a_frozen_bundle(tmp_path, monkeypatch):

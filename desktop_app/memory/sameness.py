@@ -1,0 +1,105 @@
+"""Two notes about the same thing with different values ("原告月薪8000元" / "原告月薪调整为9500元",
+"当事人同意调解" / "当事人不同意调解"), found by rules so it works offline.
+
+Their vectors are close but often below the near-duplicate threshold (0.65–0.8 for such pairs
+with the bundled embedder), so the wording decides: once the values (amounts, numbers, dates)
+and the words that only say a value changed (调整为, 改为, 延至, 不, 没有, …) are masked, the
+two texts read nearly the same, while their values or their polarity differ.  The engine links
+such a pair as a possible duplicate, and search puts the one with the later date first.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from desktop_app.memory.dates import find_dates
+from desktop_app.memory.legal_terms import legal_terms
+from desktop_app.memory.numerals import CHARS as CN_NUMERAL_CHARS
+
+#: masked texts at least this alike (Dice over character bigrams and words) are one matter
+SAME_MATTER_DICE = 0.6
+
+_CHANGE_WORDS = (
+    "调整为|调整至|调整|改为|改由|改成|改至|变更为|变更|更改为|更正为|上涨为|上涨至|上调为|上调至|"
+    "下调为|下调至|降为|降至|涨到|涨至|增加到|增加至|减少到|减少至|延至|延期至|延长至|推迟至|推迟到|"
+    "提前至|提前到|定于|定在|现在|目前|如今|现|已经|已|仍然|仍|再次|又|变为|变成|成为"
+)
+_NEGATIONS = "不再|没有|并未|从未|尚未|未|没|不|无|非|否认|拒绝"
+_FILLERS = "了|的|将|为|是|于|在|都|也|并|就|才|还"
+_CJK_MARKERS = re.compile(f"{_CHANGE_WORDS}|{_NEGATIONS}|{_FILLERS}")
+_NEGATION = re.compile(_NEGATIONS)
+_EN_MARKERS = frozenset(
+    "a an the is are was were be been has have had now currently no not never longer still "
+    "already changed change raised lowered increased decreased moved to from of on at in by "
+    "for and its their his her".split()
+)
+_EN_NEGATION = re.compile(r"\b(not|no longer|never|denies|denied|refused|no)\b|n't\b", re.I)
+_NUMBER = re.compile(
+    rf"\d[\d,.]*|[{CN_NUMERAL_CHARS}]*[一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟]+"
+)
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_WORD = re.compile(r"[a-z]+")
+
+
+def _mask(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).lower()
+    spans = [(f.start, f.end) for f in find_dates(text)]
+    for start, end in reversed(spans):
+        text = text[:start] + "#" + text[end:]
+    text = _NUMBER.sub("#", text)
+    return _CJK_MARKERS.sub("", text)
+
+
+def _tokens(text: str) -> set[str]:
+    masked = _mask(text)
+    runs = re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff#]+", masked)
+    tokens = {run[i : i + 2] for run in runs for i in range(max(len(run) - 1, 1))}
+    tokens |= {w for w in _WORD.findall(masked) if w not in _EN_MARKERS and len(w) > 1}
+    return tokens
+
+
+def _negated(text: str) -> bool:
+    return bool(_NEGATION.search(text) if _CJK.search(text) else _EN_NEGATION.search(text))
+
+
+def _values(text: str) -> dict[str, set[str]]:
+    """The amounts and the dates a text names (articles are not values: two articles of a
+    law are two rules, not one rule changed)."""
+    terms = legal_terms(text)
+    return {
+        "amount": {t for t in terms if t.startswith("amt")},
+        "date": {t for t in terms if t.startswith("d")},
+    }
+
+
+def _values_differ(a: str, b: str) -> bool:
+    """Both name a value of one kind (an amount, a date) and the values differ.  One naming
+    a date and the other an amount is two facts about one thing (when / how much), not a
+    change."""
+    va, vb = _values(a), _values(b)
+    return any(va[k] and vb[k] and va[k] != vb[k] for k in va)
+
+
+def same_matter(a: str, b: str) -> bool:
+    """``a`` and ``b`` say different values, or opposite things, about one matter."""
+    if a == b:
+        return False
+    ta, tb = _tokens(a), _tokens(b)
+    if not ta or not tb:
+        return False
+    dice = 2 * len(ta & tb) / (len(ta) + len(tb))
+    if dice < SAME_MATTER_DICE:
+        return False
+    return _values_differ(a, b) or _negated(a) != _negated(b)
+
+
+def keeps_values(merged: str, *sources: str) -> bool:
+    """A merged note keeps every amount, date and article of its sources, and a negation if
+    either had one: otherwise merging would lose what the user wrote."""
+    if not merged.strip():
+        return False
+    kept = set(legal_terms(merged))
+    needed = {t for source in sources for t in legal_terms(source)}
+    negated = any(_negated(source) for source in sources)
+    return needed <= kept and (_negated(merged) or not negated)
