@@ -21,21 +21,42 @@ def _english(language: str) -> bool:
 
 
 def format_memories(notes: Sequence[Note], language: str = "zh_CN") -> str:
-    """The system message holding the recalled notes (empty if there are none).  Each
-    note's date is the day it was recorded, in the user's local time zone."""
+    """The system message holding the recalled notes (empty if there are none).
+
+    Each note shows when its fact happened (its event date) and the day it was recorded, in
+    the user's local time zone; a relative date the note was written with ("昨天") is
+    followed by the day it meant, so it is not read as yesterday a month later.  Its
+    source (the client's word, an exhibit, the court) is named: the model must not take a
+    party's claim for a finding."""
     if not notes:
         return ""
-    from desktop_app.memory.types import CATEGORY_LABELS_EN  # loaded with the engine already
+    # loaded with the engine already
+    from desktop_app.core.clock import local_date
+    from desktop_app.memory.dates import annotate_relative
+    from desktop_app.memory.types import CATEGORY_LABELS_EN, SOURCE_KIND_LABELS_EN
 
     english = _english(language)
     lines = [PREAMBLE_EN if english else PREAMBLE_ZH]
     for n, note in enumerate(notes, start=1):
-        date = note.created_at.astimezone().strftime("%Y-%m-%d") if note.created_at else ""
+        recorded = local_date(note.created_at) if note.created_at else None
+        content = (
+            annotate_relative(note.content, recorded, english=english) if recorded else note.content
+        )
         if english:
             category = CATEGORY_LABELS_EN.get(note.category, note.category)
-            when = f" (recorded {date})" if date else ""
+            source = SOURCE_KIND_LABELS_EN.get(note.source_kind or "", "")
+            facts = [f"event {note.event_date}" if note.event_date else "", source.lower()]
+            facts.append(f"recorded {recorded:%Y-%m-%d}" if recorded else "")
+            when = "; ".join(f for f in facts if f)
+            when = f" ({when})" if when else ""
         else:
             category = note.category
-            when = f"（记录于 {date}）" if date else ""
-        lines.append(f"{n}. [{category}] {note.content}{when}")
+            facts = [
+                f"事件日期 {note.event_date}" if note.event_date else "",
+                note.source_kind or "",
+            ]
+            facts.append(f"记录于 {recorded:%Y-%m-%d}" if recorded else "")
+            when = "；".join(f for f in facts if f)
+            when = f"（{when}）" if when else ""
+        lines.append(f"{n}. [{category}] {content}{when}")
     return "\n".join(lines)

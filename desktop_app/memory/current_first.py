@@ -1,6 +1,7 @@
-"""Current first: of two notes that say different values about one thing — a pair the engine
-linked as possible duplicates ("月薪8000元" / "月薪调整为9500元", "同意调解" / "不同意调解") or a
-supersede chain — the one with the later date ranks first, with or without an LLM.
+"""Current first: of two active notes that say different values about one thing — a pair the
+engine linked as possible duplicates ("月薪8000元" / "月薪调整为9500元", "同意调解" / "不同意调解")
+— the one with the later date ranks first, with or without an LLM.  (Of a supersede chain
+only the head is active: searches for current facts never see the rest.)
 
 Pure ordering: the search hands in its ranked list, the notes' dates and their pairs.
 """
@@ -8,9 +9,10 @@ Pure ordering: the search hands in its ranked list, the notes' dates and their p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cmp_to_key
 from typing import TypeVar
 
-from desktop_app.memory.dates import sort_key
+from desktop_app.memory.dates import is_later
 
 Ranked = TypeVar("Ranked", bound=tuple)
 
@@ -37,21 +39,42 @@ def groups(ids: Sequence[str], partners: Mapping[str, Sequence[str]]) -> list[li
     return out
 
 
+def newer(a: tuple[str, str], b: tuple[str, str]) -> int:
+    """Compare two notes by (effective date, recorded time): 1 if ``a`` is the current one,
+    -1 if ``b`` is, 0 if nothing tells.  A date certainly after the other wins; dates that
+    overlap ("2024-03" and "2024-03-05") leave it to the later statement."""
+    (date_a, recorded_a), (date_b, recorded_b) = a, b
+    if is_later(date_a, date_b):
+        return 1
+    if is_later(date_b, date_a):
+        return -1
+    return (recorded_a > recorded_b) - (recorded_a < recorded_b)
+
+
 def order_current_first(
     ranked: Sequence[Ranked],
     dates: Mapping[str, str],
     partners: Mapping[str, Sequence[str]],
+    recorded: Mapping[str, str] | None = None,
 ) -> list[Ranked]:
     """``ranked`` (tuples whose second item is a note id, best first) with each group of
-    paired notes re-seated in the places the group already holds, latest date first; the
-    ranking elsewhere is untouched.  Notes with equal dates keep their order."""
+    paired notes re-seated in the places the group already holds, the current one first
+    (see :func:`newer`; ``recorded``: ISO recording times); the ranking elsewhere is
+    untouched.  Notes nothing tells apart keep their order."""
+    recorded = recorded or {}
     out = list(ranked)
     position = {entry[1]: i for i, entry in enumerate(out)}
     for group in groups([entry[1] for entry in out], partners):
         places = sorted(position[i] for i in group)
-        # latest first; Python's sort is stable, so equal dates keep the score order
+        # current first; Python's sort is stable: notes nothing tells apart keep the score order
         members = sorted(
-            (out[p] for p in places), key=lambda e: sort_key(dates.get(e[1])), reverse=True
+            (out[p] for p in places),
+            key=cmp_to_key(
+                lambda x, y: newer(
+                    (dates.get(y[1], ""), recorded.get(y[1], "")),
+                    (dates.get(x[1], ""), recorded.get(x[1], "")),
+                )
+            ),
         )
         for place, entry in zip(places, members, strict=True):
             out[place] = entry

@@ -50,8 +50,9 @@ TERMS_VERSION = "2"  # 2: normalised amounts, articles and dates; the event date
 
 def terms_text(note: Note) -> str:
     """The full-text terms of a note (content, context, keywords, tags, its event date)."""
-    terms = fts_text(" ".join([note.content, note.context, *note.keywords, *note.tags]))
-    return " ".join([terms, *date_terms(note.event_date)])
+    written = fts_text(f"{note.content}\n{note.context}")
+    labels = fts_text(" ".join([*note.keywords, *note.tags]), values=False)
+    return " ".join([written, labels, *date_terms(note.event_date)])
 
 
 def epoch(value: datetime) -> float:

@@ -455,19 +455,16 @@ class NotesRepository:
         return [row_to_link(r) for r in rows]
 
     def matter_partners(self, ids: Sequence[str]) -> dict[str, list[str]]:
-        """The notes that say something about the same thing as ``ids``: possible
-        duplicates and supersede chains (both ways), for ordering the current one first."""
-        out: dict[str, set[str]] = {}
+        """The notes linked to ``ids`` as possible duplicates (two notes about one thing),
+        for ordering the current one first."""
+        out: dict[str, list[str]] = {}
         for chunk in _chunks(ids):
-            marks = _marks(chunk)
             for r in self._store.query(
-                "SELECT src, dst FROM links WHERE kind IN ('duplicate', 'supersedes') "
-                f"AND (src IN ({marks}) OR dst IN ({marks}))",
-                chunk + chunk,
+                f"SELECT src, dst FROM links WHERE kind = 'duplicate' AND src IN ({_marks(chunk)})",
+                chunk,
             ):
-                out.setdefault(r["src"], set()).add(r["dst"])
-                out.setdefault(r["dst"], set()).add(r["src"])
-        return {i: sorted(others) for i, others in out.items()}
+                out.setdefault(r["src"], []).append(r["dst"])
+        return out
 
     @staticmethod
     def delete_links(conn: sqlite3.Connection, a: str, b: str, kind: str | None = None) -> int:

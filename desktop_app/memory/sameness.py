@@ -17,16 +17,19 @@ from desktop_app.memory.dates import find_dates
 from desktop_app.memory.legal_terms import legal_terms
 from desktop_app.memory.numerals import CHARS as CN_NUMERAL_CHARS
 
-#: masked texts at least this alike (Dice over character bigrams and words) are one matter
-SAME_MATTER_DICE = 0.6
+#: masked texts at least this alike (Dice over their characters) are one matter when their
+#: values or polarity differ; a change word ("调整为", "换成") lowers the bar to SAME_MATTER_CHANGED
+SAME_MATTER_DICE = 0.65
+SAME_MATTER_CHANGED = 0.5
 
 _CHANGE_WORDS = (
     "调整为|调整至|调整|改为|改由|改成|改至|变更为|变更|更改为|更正为|上涨为|上涨至|上调为|上调至|"
-    "下调为|下调至|降为|降至|涨到|涨至|增加到|增加至|减少到|减少至|延至|延期至|延长至|推迟至|推迟到|"
-    "提前至|提前到|定于|定在|现在|目前|如今|现|已经|已|仍然|仍|再次|又|变为|变成|成为"
+    "下调为|下调至|降为|降至|涨到|涨至|增加到|增加至|减少到|减少至|延至|延期至|延长至|延长|推迟至|"
+    "推迟到|推迟|提前至|提前到|换成|换为|换了|定于|定在|变为|变成|成为"
 )
+_CHANGE = re.compile(_CHANGE_WORDS)
 _NEGATIONS = "不再|没有|并未|从未|尚未|未|没|不|无|非|否认|拒绝"
-_FILLERS = "了|的|将|为|是|于|在|都|也|并|就|才|还"
+_FILLERS = "现在|目前|如今|已经|仍然|再次|了|的|将|为|是|于|在|都|也|并|就|才|又|仍|已|现|至"
 _CJK_MARKERS = re.compile(f"{_CHANGE_WORDS}|{_NEGATIONS}|{_FILLERS}")
 _NEGATION = re.compile(_NEGATIONS)
 _EN_MARKERS = frozenset(
@@ -34,12 +37,15 @@ _EN_MARKERS = frozenset(
     "already changed change raised lowered increased decreased moved to from of on at in by "
     "for and its their his her".split()
 )
-_EN_NEGATION = re.compile(r"\b(not|no longer|never|denies|denied|refused|no)\b|n't\b", re.I)
-_NUMBER = re.compile(
-    rf"\d[\d,.]*|[{CN_NUMERAL_CHARS}]*[一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟]+"
+_EN_CHANGE = re.compile(
+    r"\b(changed|raised|lowered|increased|decreased|moved|postponed|extended|now|no longer)\b",
+    re.I,
 )
+_EN_NEGATION = re.compile(r"\b(not|no longer|never|denies|denied|refused|no)\b|n't\b", re.I)
+_NUMBER = re.compile(rf"\d[\d,.]*|[{CN_NUMERAL_CHARS}]*[一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟]+")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _WORD = re.compile(r"[a-z]+")
+_CLAUSE = re.compile(r"[，,。；;：:！!？?\n]+")
 
 
 def _mask(text: str) -> str:
@@ -52,15 +58,20 @@ def _mask(text: str) -> str:
 
 
 def _tokens(text: str) -> set[str]:
+    """The characters of the masked text's CJK runs and its English words (a bag: the
+    word order of two notes on one matter often differs)."""
     masked = _mask(text)
-    runs = re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff#]+", masked)
-    tokens = {run[i : i + 2] for run in runs for i in range(max(len(run) - 1, 1))}
+    tokens = set("".join(re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff#]+", masked)))
     tokens |= {w for w in _WORD.findall(masked) if w not in _EN_MARKERS and len(w) > 1}
     return tokens
 
 
 def _negated(text: str) -> bool:
     return bool(_NEGATION.search(text) if _CJK.search(text) else _EN_NEGATION.search(text))
+
+
+def _changed(text: str) -> bool:
+    return bool(_CHANGE.search(text) if _CJK.search(text) else _EN_CHANGE.search(text))
 
 
 def _values(text: str) -> dict[str, set[str]]:
@@ -81,17 +92,31 @@ def _values_differ(a: str, b: str) -> bool:
     return any(va[k] and vb[k] and va[k] != vb[k] for k in va)
 
 
+def _dice(a: set[str], b: set[str]) -> float:
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+
+
+def _parts(text: str) -> list[str]:
+    """The text and, for a compound note, each clause long enough to say something."""
+    clauses = [c for c in _CLAUSE.split(text) if len(_tokens(c)) >= 3]
+    return [text, *clauses] if len(clauses) > 1 else [text]
+
+
 def same_matter(a: str, b: str) -> bool:
-    """``a`` and ``b`` say different values, or opposite things, about one matter."""
+    """``a`` and ``b`` say different values, or opposite things, about one matter (in the
+    whole text or in one clause of each)."""
     if a == b:
         return False
-    ta, tb = _tokens(a), _tokens(b)
-    if not ta or not tb:
-        return False
-    dice = 2 * len(ta & tb) / (len(ta) + len(tb))
-    if dice < SAME_MATTER_DICE:
-        return False
-    return _values_differ(a, b) or _negated(a) != _negated(b)
+    for pa in _parts(a):
+        for pb in _parts(b):
+            dice = _dice(_tokens(pa), _tokens(pb))
+            if dice >= SAME_MATTER_DICE and (
+                _values_differ(pa, pb) or _negated(pa) != _negated(pb)
+            ):
+                return True
+            if dice >= SAME_MATTER_CHANGED and (_changed(pa) or _changed(pb)) and pa != pb:
+                return True
+    return False
 
 
 def keeps_values(merged: str, *sources: str) -> bool:

@@ -14,8 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 from desktop_app.core.clock import local_date
-from desktop_app.memory.current_first import order_current_first
-from desktop_app.memory.dates import sort_key
+from desktop_app.memory.current_first import newer, order_current_first
 from desktop_app.memory.embedder import Embedder
 from desktop_app.memory.index import NoteIndex
 from desktop_app.memory.index_sync import IndexSync, epoch
@@ -127,7 +126,8 @@ class Search:
             )
             ranked.append((base + recency + extra, note_id, parts))
         ranked.sort(key=lambda t: -t[0])
-        ranked = self._current_first(ranked, rows, k, case_id, include_inactive)
+        if cfg.current_first and not include_inactive:  # history: by the words alone
+            ranked = self._current_first(ranked, rows, k, case_id)
         top: list[Hit] = []
         for start in range(0, len(ranked), k):  # refill if the double check drops a note
             window = ranked[start : start + k]
@@ -149,26 +149,30 @@ class Search:
         rows: dict[str, sqlite3.Row],
         k: int,
         case_id: str | None,
-        include_inactive: bool,
     ) -> list[tuple[float, str, ScoreParts]]:
-        """Of two notes about one thing (possible duplicates, a supersede chain), the later
-        one ranks first; a newer partner the candidates missed is brought in beside it."""
+        """Of two active notes about one thing (linked as possible duplicates), the later
+        one ranks first; a newer partner the candidates missed is brought in beside it.
+        (A superseded note is not among them: searches for the current facts skip it.)"""
         head = ranked[: 3 * k]
         partners = self._notes.matter_partners([i for _s, i, _p in head])
         if not partners:
             return ranked
         score = {i: s for s, i, _p in head}
         missing = {o for i in score for o in partners.get(i, ()) if o not in rows}
-        rows |= self._visible_rows(list(missing), case_id, include_inactive)
+        rows |= self._visible_rows(list(missing), case_id, False)
         dates = {i: effective_date(rows[i]) for i in [*score, *(missing & rows.keys())]}
         for note_id in missing & rows.keys():
             paired = [i for i in partners.get(note_id, ()) if i in score]
-            if not any(sort_key(dates[note_id]) > sort_key(dates[i]) for i in paired):
+            recorded = {i: rows[i]["created_at"] for i in (note_id, *paired)}
+            if not any(
+                newer((dates[note_id], recorded[note_id]), (dates[i], recorded[i])) > 0
+                for i in paired
+            ):
                 continue  # only a newer value is worth bringing in
             best = max(score[i] for i in paired)
             head.append((best, note_id, ScoreParts(None, None, None, 0.0, 0.0, best, False)))
-        head = [entry for entry in head if entry[1] in dates]
-        return order_current_first(head, dates, partners) + ranked[3 * k :]
+        recorded = {i: rows[i]["created_at"] for i in dates}
+        return order_current_first(head, dates, partners, recorded) + ranked[3 * k :]
 
     @staticmethod
     def _note_visible(note: Note, case_id: str | None, include_inactive: bool) -> bool:

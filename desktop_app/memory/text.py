@@ -72,16 +72,17 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(normalise_for_hash(text).encode("utf-8")).hexdigest()
 
 
-def fts_terms(text: str) -> list[str]:
+def fts_terms(text: str, values: bool = True) -> list[str]:
     """Terms for the full-text index: CJK runs as overlapping character bigrams (so Chinese
     is found without a word segmenter), everything else as lower-cased words.
 
     The same function tokenises queries, so index and query always agree; the index's own
     tokenizer only splits on the spaces put here and stems the English words.  The normalised
     amount, article and date terms (legal_terms.py) come last: "8,999元" and "捌仟玖佰玖拾玖元"
-    both carry ``amt8999``.
+    both carry ``amt8999``.  ``values=False`` leaves them out (for keyword lists, whose
+    fragments joined together would read as numbers no one wrote).
     """
-    extra = legal_terms(text)
+    extra = legal_terms(text) if values else []
     text = unicodedata.normalize("NFKC", text).lower()
     terms: list[str] = []
     for token in _TOKEN.findall(text):
@@ -95,5 +96,5 @@ def fts_terms(text: str) -> list[str]:
     return terms + extra
 
 
-def fts_text(text: str) -> str:
-    return " ".join(fts_terms(text))
+def fts_text(text: str, values: bool = True) -> str:
+    return " ".join(fts_terms(text, values))

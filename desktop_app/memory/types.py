@@ -265,6 +265,9 @@ class MemoryConfig:
     #: cosine similarity above which a close pair whose wording says different values about
     #: one thing ("月薪8000元" / "月薪调整为9500元", 0.78) is flagged too (sameness.py)
     same_matter_threshold: float = 0.6
+    #: of two notes linked as possible duplicates, the one with the later (event) date
+    #: ranks first (current_first.py); False ranks by the match alone
+    current_first: bool = True
     neighbours: int = 5
     #: weight of the recency bonus; 0 disables it
     recency_weight: float = 0.1
