@@ -8,14 +8,32 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_app.core.errors import InvalidInputError
+from desktop_app.memory.dates import parse_event_date
 from desktop_app.memory.store import to_iso
 from desktop_app.memory.text import clean_content
-from desktop_app.memory.types import CATEGORIES, CATEGORY_LABELS_EN, AddResult, Case, Note
+from desktop_app.memory.types import (
+    CATEGORIES,
+    CATEGORY_LABELS_EN,
+    SOURCE_KINDS,
+    AddResult,
+    Case,
+    Note,
+)
 
 if TYPE_CHECKING:
     from desktop_app.memory.cases import Cases
 
-_ALLOWED = {"content", "category", "created_at", "source", "tags", "pinned", "scope"}
+_ALLOWED = {
+    "content",
+    "category",
+    "created_at",
+    "source",
+    "tags",
+    "pinned",
+    "scope",
+    "event_date",
+    "source_kind",
+}
 
 
 def import_jsonl(
@@ -89,6 +107,10 @@ def parse_jsonl(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]
         scope = obj.get("scope", "case")
         if scope not in ("case", "global"):
             raise _bad(path, number, "scope 只能是 case 或 global / scope must be case or global")
+        if obj.get("event_date") and parse_event_date(obj["event_date"]) is None:
+            raise _bad(path, number, f"事件日期格式错误 / bad event date: {obj['event_date']}")
+        if obj.get("source_kind") and obj["source_kind"] not in SOURCE_KINDS:
+            raise _bad(path, number, f"未知来源 / unknown source kind: {obj['source_kind']}")
         item = {k: v for k, v in obj.items() if k in _ALLOWED}
         if "created_at" in item and item["created_at"] is not None:
             from datetime import datetime
@@ -97,6 +119,7 @@ def parse_jsonl(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]
                 datetime.fromisoformat(str(item["created_at"]))
             except ValueError as exc:
                 raise _bad(path, number, f"日期格式错误 / bad date: {item['created_at']}") from exc
+        item["origin"] = "import"
         items.append(item)
     if not items:
         raise _bad(path, 0, "文件中没有记忆 / the file holds no notes")
@@ -120,7 +143,10 @@ def note_to_json(note: Note) -> dict[str, Any]:
         "tags": list(note.tags),
         "pinned": note.pinned,
         "scope": "global" if note.case_id is None else "case",
+        "event_date": note.event_date,
+        "source_kind": note.source_kind,
         # informational; ignored on import (ids and derived fields are regenerated)
+        "origin": note.origin,
         "id": note.id,
         "keywords": list(note.keywords),
         "context": note.context,
@@ -151,12 +177,14 @@ def write_markdown(path: Path, case: Case | None, notes: Sequence[Note]) -> int:
         if not group:
             continue
         out += [f"## {category} / {CATEGORY_LABELS_EN[category]}", ""]
-        for note in sorted(group, key=lambda n: n.created_at):
+        for note in sorted(group, key=lambda n: (n.effective_date, n.created_at)):
             flags = [] if note.status == "active" else [note.status]
             if note.pinned:
                 flags.append("pinned")
+            if note.source_kind:
+                flags.append(note.source_kind)
             suffix = f" _({', '.join(flags)})_" if flags else ""
-            date = note.created_at.strftime("%Y-%m-%d")
+            date = note.effective_date
             body = note.content.replace("\n", "  \n  ")
             out.append(f"- **{date}** {body}{suffix}")
             if note.tags:

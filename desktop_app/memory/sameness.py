@@ -10,6 +10,7 @@ such a pair as a possible duplicate, and search puts the one with the later date
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -57,13 +58,14 @@ def _mask(text: str) -> str:
     return _CJK_MARKERS.sub("", text)
 
 
-def _tokens(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)  # a batch compares each text with up to five others
+def _tokens(text: str) -> frozenset[str]:
     """The characters of the masked text's CJK runs and its English words (a bag: the
     word order of two notes on one matter often differs)."""
     masked = _mask(text)
     tokens = set("".join(re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff#]+", masked)))
     tokens |= {w for w in _WORD.findall(masked) if w not in _EN_MARKERS and len(w) > 1}
-    return tokens
+    return frozenset(tokens)
 
 
 def _negated(text: str) -> bool:
@@ -74,13 +76,14 @@ def _changed(text: str) -> bool:
     return bool(_CHANGE.search(text) if _CJK.search(text) else _EN_CHANGE.search(text))
 
 
-def _values(text: str) -> dict[str, set[str]]:
+@functools.lru_cache(maxsize=4096)
+def _values(text: str) -> dict[str, frozenset[str]]:
     """The amounts and the dates a text names (articles are not values: two articles of a
     law are two rules, not one rule changed)."""
     terms = legal_terms(text)
     return {
-        "amount": {t for t in terms if t.startswith("amt")},
-        "date": {t for t in terms if t.startswith("d")},
+        "amount": frozenset(t for t in terms if t.startswith("amt")),
+        "date": frozenset(t for t in terms if t.startswith("d")),
     }
 
 
@@ -92,14 +95,15 @@ def _values_differ(a: str, b: str) -> bool:
     return any(va[k] and vb[k] and va[k] != vb[k] for k in va)
 
 
-def _dice(a: set[str], b: set[str]) -> float:
+def _dice(a: frozenset[str], b: frozenset[str]) -> float:
     return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
-def _parts(text: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def _parts(text: str) -> tuple[str, ...]:
     """The text and, for a compound note, each clause long enough to say something."""
     clauses = [c for c in _CLAUSE.split(text) if len(_tokens(c)) >= 3]
-    return [text, *clauses] if len(clauses) > 1 else [text]
+    return (text, *clauses) if len(clauses) > 1 else (text,)
 
 
 def same_matter(a: str, b: str) -> bool:

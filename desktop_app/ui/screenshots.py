@@ -62,7 +62,29 @@ def _prepare_engine(data_dir: Path) -> tuple[Any, str]:
     engine = MemoryEngine.open(data_dir)
     results = engine.import_jsonl(demo_path())
     case_id = next(r.note.case_id for r in results if r.note.case_id)
+    _demo_conflict_and_typed_links(engine, case_id)
     return engine, case_id
+
+
+def _demo_conflict_and_typed_links(engine: Any, case_id: str) -> None:
+    """What the model's decision would find in the demo case (the screenshots run without
+    one): the defendant's claim contradicts the service centre's report — a conflict the
+    lawyer settles — and the report proves the fact it is about."""
+    notes = {n.content[:12]: n for n in engine.list_notes(case_id)}
+
+    def find(start: str) -> Any:
+        return next(n for key, n in notes.items() if key.startswith(start))
+
+    report = find("品牌官方售后网点")
+    claim = find("被告在答辩状中称")
+    defect = find("花屏发生在签收后")
+    engine.update_note(report.id, source_kind="证据显示", actor="import")
+    engine.link_notes(claim.id, report.id, kind="conflict", reason="花屏原因说法相反", label="矛盾")
+    engine.link_notes(report.id, defect.id, kind="evolution", strength=0.9,
+                      reason="检测报告证明属质量问题", label="证明")
+    statute = find("《中华人民共和国消费者权益保护法》第二十四")
+    engine.link_notes(statute.id, defect.id, kind="evolution", strength=0.9,
+                      reason="质量问题可依此退货", label="适用")
 
 
 def _add_demo_conversation(engine: Any, case_id: str, lang: str) -> Any:
@@ -133,6 +155,14 @@ def run_screenshots(out_dir: str) -> int:
                     _pump(app, 0.6)
                     shot("timeline")
                     win.notes.table_mode.click()
+                    # open conflicts: the badge, the filter and the detail pane's choices
+                    win.notes.conflicts.setChecked(True)
+                    _pump(app, 0.5, until=lambda w=win: w.notes.model.rowCount() > 0)
+                    win.notes._select_row(0)
+                    _pump(app, 0.6, until=lambda w=win: w.notes.detail.conflict_box.isVisible())
+                    shot("conflicts")
+                    win.notes.conflicts.setChecked(False)
+                    _pump(app, 0.4)
                 win.tabs.setCurrentIndex(TAB_GRAPH)
                 _pump(app, 3.0, until=lambda w=win: w.graph.view is None or not w.graph.view.is_laying_out())
                 shot("graph")

@@ -28,6 +28,87 @@ def categories() -> list[tuple[str, str]]:
     return [(c, category_label(c)) for c in CATEGORIES]
 
 
+# mirrors desktop_app.memory.types (SOURCE_KINDS, LINK_TYPES): the stored values are Chinese
+SOURCE_KINDS: tuple[str, ...] = ("当事人陈述", "对方主张", "证据显示", "法院认定", "律师判断", "偏好")
+SOURCE_KIND_LABELS_EN = {
+    "当事人陈述": "Client statement", "对方主张": "Opposing party's claim",
+    "证据显示": "Shown by evidence", "法院认定": "Court finding",
+    "律师判断": "Lawyer's assessment", "偏好": "Preference",
+}
+LINK_TYPES: tuple[str, ...] = ("证明", "适用", "矛盾", "补充", "取代", "相关")
+LINK_TYPE_LABELS_EN = {
+    "证明": "proves", "适用": "applies to", "矛盾": "contradicts",
+    "补充": "adds to", "取代": "replaces", "相关": "related",
+}
+
+
+def source_kind_label(kind: str | None) -> str:
+    """Who asserts a note (当事人陈述, 证据显示, …) in the interface language; "" if unknown."""
+    if not kind:
+        return ""
+    return kind if i18n.is_chinese() else SOURCE_KIND_LABELS_EN.get(kind, kind)
+
+
+def source_kinds() -> list[tuple[str, str]]:
+    return [(k, source_kind_label(k)) for k in SOURCE_KINDS]
+
+
+def link_type_label(label: str | None) -> str:
+    label = label or "相关"
+    return label if i18n.is_chinese() else LINK_TYPE_LABELS_EN.get(label, label)
+
+
+def link_types() -> list[tuple[str, str]]:
+    return [(t, link_type_label(t)) for t in LINK_TYPES]
+
+
+def origin_label(origin: str) -> str:
+    """Where a note came from."""
+    return {
+        "message": QCoreApplication.translate("Texts", "from a conversation"),
+        "manual": QCoreApplication.translate("Texts", "added by hand"),
+        "import": QCoreApplication.translate("Texts", "imported"),
+    }.get(origin, origin)
+
+
+def event_date_text(value: str | None) -> str:
+    """An event date as shown: 2024-07-15 / 15 Jul 2024 (a month or a year as precise as
+    stored)."""
+    if not value:
+        return ""
+    if i18n.is_chinese():
+        return value
+    parts = value.split("-")
+    months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+    try:
+        if len(parts) == 3:
+            return f"{int(parts[2])} {months[int(parts[1]) - 1]} {parts[0]}"
+        if len(parts) == 2:
+            return f"{months[int(parts[1]) - 1]} {parts[0]}"
+    except (ValueError, IndexError):
+        pass
+    return value
+
+
+def add_result_message(action: str) -> str:
+    """What adding a memory did, for the status bar."""
+    return {
+        "added": QCoreApplication.translate("Texts", "Memory added."),
+        "updated": QCoreApplication.translate("Texts", "Merged into an existing memory."),
+        "superseded": QCoreApplication.translate("Texts", "Added; it replaces an older memory."),
+        "outdated": QCoreApplication.translate(
+            "Texts", "Added as history: a memory with a later date replaces it."
+        ),
+        "conflict": QCoreApplication.translate(
+            "Texts", "Added; it contradicts a memory from another source. Settle it in Conflicts."
+        ),
+        "duplicate": QCoreApplication.translate(
+            "Texts", "Added and marked as a possible duplicate of an existing memory."
+        ),
+        "unchanged": QCoreApplication.translate("Texts", "That memory already exists."),
+    }.get(action, "")
+
+
 def status_label(status: str) -> str:
     return {
         "active": QCoreApplication.translate("Texts", "Active"),

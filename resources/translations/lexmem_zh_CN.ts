@@ -3,12 +3,12 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="31" />
+        <location filename="../../desktop_app/ui/about.py" line="30" />
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="53" />
+        <location filename="../../desktop_app/ui/about.py" line="52" />
         <source>Qt is used under the LGPL v3. Licences of all bundled components:</source>
         <translation>Qt 依据 LGPL v3 使用。所有随附组件的许可证：</translation>
     </message>
@@ -16,62 +16,88 @@
 <context>
     <name>AddNoteDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="25" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="27" />
         <source>Add memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="30" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="32" />
         <source>One fact, understandable on its own, e.g. “The hearing is on 15 July 2024 at 9:30.”</source>
         <translation>一条能独立理解的事实，例如“2024年7月15日上午9:30开庭。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="35" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="37" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="51" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="38" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="40" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="40" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="42" />
+        <source>e.g. 2024-07-15 (when it happened)</source>
+        <translation>例如 2024-07-15（事情发生的日期）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="44" />
+        <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
+        <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="49" />
+        <source>Event date</source>
+        <translation>事件日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="54" />
+        <source>Whose assertion this is</source>
+        <translation>这是谁的说法</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="55" />
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="57" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="41" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="58" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="44" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="61" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="45" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="62" />
         <source>Global (all cases)</source>
         <translation>全局（所有案件）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="46" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="63" />
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="47" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="64" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="48" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="65" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="52" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="69" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
@@ -79,79 +105,79 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="191" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="206" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="199" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="214" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="202" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="217" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="207" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="222" />
         <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="223" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="223" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="213" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="228" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="216" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="231" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="224" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="239" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="278" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="278" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="259" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="280" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="261" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="282" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="524" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="532" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="529" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="537" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -191,17 +217,18 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>DetailPanel</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="31" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="36" />
         <source>Edit in Notes</source>
+        <extracomment>asynchronous alternative to the providers: ``loader(note_id, deliver)`` fetches off the UI thread and later calls ``deliver(note, history)`` on it</extracomment>
         <translation>在记忆中编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="32" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="37" />
         <source>Focus</source>
         <translation>聚焦</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="60" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="66" />
         <source>Click a note to see its details.</source>
         <translation>点击一条记忆查看详情。</translation>
     </message>
@@ -209,67 +236,67 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>GraphControls</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="61" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="62" />
         <source>Search notes…</source>
         <translation>搜索图谱中的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="76" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="77" />
         <source>Show or hide this category</source>
         <translation>显示或隐藏此类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="82" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="83" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="83" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="84" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="86" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="87" />
         <source>Whole map</source>
         <translation>全图</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="87" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="88" />
         <source>Focus: 1 hop</source>
         <translation>聚焦：1 跳</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="88" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="89" />
         <source>Focus: 2 hops</source>
         <translation>聚焦：2 跳</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="89" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="90" />
         <source>Show only the selected note's neighbourhood</source>
         <translation>只显示所选记忆的相邻记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="95" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="96" />
         <source>Size: links</source>
         <translation>大小：按关联数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="96" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="97" />
         <source>Size: retrievals</source>
         <translation>大小：按调取次数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="101" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="102" />
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="102" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="103" />
         <source>Re-layout</source>
         <translation>重新布局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="104" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="105" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -277,7 +304,7 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>GraphTab</name>
     <message>
-        <location filename="../../desktop_app/ui/graph_tab.py" line="29" />
+        <location filename="../../desktop_app/ui/graph_tab.py" line="31" />
         <source>The memory graph will appear here.</source>
         <translation>记忆图谱将显示在这里。</translation>
     </message>
@@ -285,22 +312,22 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>GraphView</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="317" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="322" />
         <source>Export graph</source>
         <translation>导出图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="328" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="333" />
         <source>No notes in this case yet.</source>
         <translation>本案还没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="330" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="335" />
         <source>{n} notes · {e} links</source>
         <translation>{n} 条记忆 · {e} 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="332" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="337" />
         <source>laying out…</source>
         <translation>正在布局…</translation>
     </message>
@@ -441,189 +468,269 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NoteDetail</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="66" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="166" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="69" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="232" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="75" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="78" />
         <source>What should LexMem remember?</source>
         <translation>要让律记记住什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="85" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="88" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="87" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="90" />
+        <source>e.g. 2024-07-15 (when it happened)</source>
+        <translation>例如 2024-07-15（事情发生的日期）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="92" />
+        <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
+        <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="95" />
+        <source>Event date</source>
+        <translation>事件日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="97" />
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="100" />
+        <source>Whose assertion this is</source>
+        <translation>这是谁的说法</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="101" />
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="103" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="88" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="104" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="89" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="90" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="106" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="94" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="110" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="97" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="113" />
         <source>Undo last change</source>
         <translation>撤销上次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="108" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="140" />
+        <source>Keep this one</source>
+        <translation>以此条为准</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="141" />
+        <source>This memory is right: the other is expired (kept in history)</source>
+        <translation>这条记忆正确：另一条设为失效（保留在历史中）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="142" />
+        <source>Keep the other</source>
+        <translation>以另一条为准</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="143" />
+        <source>The other memory is right: this one is expired (kept in history)</source>
+        <translation>另一条记忆正确：这条设为失效（保留在历史中）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="144" />
+        <source>Keep both</source>
+        <translation>两条都保留</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
+        <source>Both stay: the conflict is marked as settled</source>
+        <translation>两条都保留，冲突标记为已处理</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="159" />
         <source>Keywords and context</source>
         <translation>关键词与背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="111" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="162" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="116" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="167" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="122" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="171" />
+        <source>What the link means: proves, applies to, contradicts, adds to, replaces, related</source>
+        <translation>关联的含义：证明、适用、矛盾、补充、取代、相关</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="179" />
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="130" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="192" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="253" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="131" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="193" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="133" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="195" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="135" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="197" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="158" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="221" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="159" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="222" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="234" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="234" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="174" />
-        <source>created %1</source>
-        <translation>创建于 %1</translation>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
+        <source>recorded %1</source>
+        <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="175" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="242" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="253" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="187" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="256" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="188" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="257" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="207" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="285" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="267" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="308" />
+        <source>Open conflict: this memory (%1) contradicts:</source>
+        <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="396" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="397" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="269" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="398" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="270" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="399" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="271" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="400" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="277" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="401" />
+        <source>conflict</source>
+        <translation>冲突</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="407" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="408" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="279" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="409" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="280" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="410" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="281" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="411" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -631,169 +738,180 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesTableModel</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="200" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="216" />
         <source>Content</source>
+        <extracomment>ids of the shown scope's notes in an open conflict (a badge on their row)</extracomment>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="201" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="217" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="202" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="218" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="203" />
-        <source>Date</source>
-        <translation>日期</translation>
+        <location filename="../../desktop_app/ui/notes/model.py" line="219" />
+        <source>Recorded</source>
+        <translation>记录于</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="204" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="220" />
         <source>Updated</source>
         <translation>更新于</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="209" />
-        <location filename="../../desktop_app/ui/notes/model.py" line="251" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="221" />
+        <source>Event date</source>
+        <translation>事件日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="222" />
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="225" />
+        <source>When the fact happened or takes effect (not when it was recorded)</source>
+        <translation>事实发生或生效的日期（不是记录的日期）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="229" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="283" />
         <source>Pinned</source>
         <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="280" />
+        <source>Open conflict: contradicts a memory from another source</source>
+        <translation>待处理冲突：与另一来源的记忆相矛盾</translation>
     </message>
 </context>
 <context>
     <name>NotesView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="69" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="72" />
         <source>Search memories (meaning, not just words)</source>
         <translation>搜索记忆（按含义，不只是字面）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="75" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="78" />
         <source>All categories</source>
         <translation>全部类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="84" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="87" />
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="88" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="91" />
         <source>Global too</source>
         <translation>含全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="89" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="92" />
         <source>Also show global memories (preferences, reusable knowledge)</source>
         <translation>同时显示全局记忆（偏好、通用知识）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="95" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="100" />
+        <source>Show only the memories in an open conflict (to settle by hand)</source>
+        <translation>只显示存在待处理冲突的记忆（需要手动处理）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="108" />
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="98" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="111" />
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="109" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="122" />
         <source>Import and export</source>
         <translation>导入与导出</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="112" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="125" />
         <source>Import JSON Lines…</source>
         <translation>导入 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="114" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="127" />
         <source>Export JSON Lines…</source>
         <translation>导出 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="115" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
         <source>Export Markdown…</source>
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="118" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="506" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="131" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="562" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="119" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="132" />
         <source>Merge the second selected memory into the first</source>
         <translation>把选中的第二条记忆合并到第一条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="121" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="507" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="134" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="563" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="122" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
         <source>Link the two selected memories</source>
         <translation>关联选中的两条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="126" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="139" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="141" />
         <source>Add a memory by hand (Ctrl+Shift+M)</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="273" />
+        <source>Conflicts %1</source>
+        <translation>冲突 %1</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="275" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="327" />
         <source>%n matching memories</source>
         <translation><numerusform>%n 条匹配的记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="277" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="329" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="279" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="331" />
         <source>%n memories</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="377" />
-        <source>Memory added.</source>
-        <translation>已添加记忆。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="378" />
-        <source>Merged into an existing memory.</source>
-        <translation>已合并到现有记忆。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="379" />
-        <source>Added; it replaces an older memory.</source>
-        <translation>已添加，并取代了一条旧记忆。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="380" />
-        <source>That memory already exists.</source>
-        <translation>这条记忆已存在。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="398" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="433" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="439" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="473" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="399" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="440" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -802,7 +920,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="431" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="471" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -813,22 +931,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="440" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="480" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="442" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="482" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="454" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="494" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="455" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="495" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -839,58 +957,63 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="474" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="513" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="511" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="528" />
+        <source>Conflict settled.</source>
+        <translation>冲突已处理。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="567" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="582" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="582" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="534" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="590" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="547" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="596" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="601" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="596" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="547" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="601" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="556" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="610" />
         <source>Exported %n memories.</source>
         <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="573" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="627" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1205,8 +1328,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="76" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="239" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="365" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="236" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="374" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
@@ -1217,8 +1340,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="92" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="279" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="305" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="285" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="311" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1263,58 +1386,58 @@ Remove the text from these backups too?</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="173" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="175" />
         <source> (archived)</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="208" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="203" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="208" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="203" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="218" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="218" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="240" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="237" />
         <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="324" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="324" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="333" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="341" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="334" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="342" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="365" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="374" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="368" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="377" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1389,67 +1512,117 @@ Remove the text from these backups too?</source>
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="33" />
+        <location filename="../../desktop_app/ui/texts.py" line="68" />
+        <source>from a conversation</source>
+        <translation>来自对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="69" />
+        <source>added by hand</source>
+        <translation>手动添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="70" />
+        <source>imported</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="96" />
+        <source>Memory added.</source>
+        <translation>已添加记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="97" />
+        <source>Merged into an existing memory.</source>
+        <translation>已合并到现有记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="98" />
+        <source>Added; it replaces an older memory.</source>
+        <translation>已添加，并取代了一条旧记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="99" />
+        <source>Added as history: a memory with a later date replaces it.</source>
+        <translation>已作为历史记录添加：有日期更晚的记忆取代了它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="102" />
+        <source>Added; it contradicts a memory from another source. Settle it in Conflicts.</source>
+        <translation>已添加；它与另一来源的记忆矛盾，请在“冲突”中处理。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="105" />
+        <source>Added and marked as a possible duplicate of an existing memory.</source>
+        <translation>已添加，并标记为与已有记忆可能重复。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="108" />
+        <source>That memory already exists.</source>
+        <translation>这条记忆已存在。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="114" />
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="34" />
+        <location filename="../../desktop_app/ui/texts.py" line="115" />
         <source>Superseded</source>
         <translation>已取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="35" />
+        <location filename="../../desktop_app/ui/texts.py" line="116" />
         <source>Archived</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="42" />
+        <location filename="../../desktop_app/ui/texts.py" line="123" />
         <source>No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.</source>
         <translation>还没有连接模型服务。请打开设置，选择服务商（DeepSeek、OpenAI，或本机的 Ollama / LM Studio）并填写 API 密钥。不连接模型，记忆和图谱也能使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="46" />
+        <location filename="../../desktop_app/ui/texts.py" line="127" />
         <source>The API key was rejected. Check the key in Settings.</source>
         <translation>API 密钥被拒绝，请在设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="47" />
+        <location filename="../../desktop_app/ui/texts.py" line="128" />
         <source>The model does not exist on this endpoint. Pick another model in Settings.</source>
         <translation>该服务上没有这个模型，请在设置中选择其他模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="48" />
+        <location filename="../../desktop_app/ui/texts.py" line="129" />
         <source>The provider is rate limiting requests. Wait a moment, then retry.</source>
         <translation>请求过于频繁，请稍候再重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="49" />
+        <location filename="../../desktop_app/ui/texts.py" line="130" />
         <source>The model endpoint cannot be reached. Check the network or the base URL.</source>
         <translation>无法连接到模型服务，请检查网络或服务地址。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="50" />
+        <location filename="../../desktop_app/ui/texts.py" line="131" />
         <source>The model sent an unusable answer. Try again.</source>
         <translation>模型返回了无法使用的结果，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="51" />
+        <location filename="../../desktop_app/ui/texts.py" line="132" />
         <source>The model call failed.</source>
         <translation>调用模型失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="52" />
+        <location filename="../../desktop_app/ui/texts.py" line="133" />
         <source>Reading or writing local data failed.</source>
         <translation>读写本地数据失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="58" />
+        <location filename="../../desktop_app/ui/texts.py" line="139" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="58" />
+        <location filename="../../desktop_app/ui/texts.py" line="139" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -1457,10 +1630,20 @@ Remove the text from these backups too?</source>
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/timeline.py" line="40" />
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="59" />
         <source>No dated memories in this case yet.</source>
         <extracomment>categories drawn prominently (events, evidence, deadlines); others are shown lighter</extracomment>
         <translation>本案还没有带日期的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="62" />
+        <source>no date named: the day it was recorded</source>
+        <translation>未写明日期：按记录日排列</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="63" />
+        <source>open conflict</source>
+        <translation>待处理冲突</translation>
     </message>
 </context>
 </TS>

@@ -1,21 +1,27 @@
-"""LLM calls and tokens of the agentic pipeline, and tokens injected per chat turn.
+"""LLM calls and tokens of the agentic pipeline — today's design against the one before it,
+in the same run — and tokens injected per chat turn.
 
-1. Per ``add_note`` and per chat turn: the demo case is written note by note through the
-   engine with the scripted model (``tests/fakes/scripted_model.py``) behind the real
-   ``openai`` client; the scripted server counts calls and (estimated) tokens.
+1. Per manual ``add_note`` and per chat turn (reply + five knowledge items): the scenario in
+   llm_cost_scenario.py, run by this tree and by a git worktree of ``--baseline`` (default:
+   the commit before issue 13's cost work), each against its own scripted server and model
+   (``tests/fakes``), with json_schema (OpenAI, Ollama, LM Studio) and with the schema pasted
+   into the prompt (json_object, as DeepSeek needs).  The scripted server counts calls and
+   (estimated) tokens.
 2. Injection on LoCoMo: every conversation ingested (one note per turn, no LLM); for each
    scored question the memory system message ``recall_for_chat`` builds is measured in
    tokens, with the evidence recall of the injected notes, against sending the whole
    conversation (what a chat without memory would have to send).
 
-Run: ``python tests/benchmarks/bench_llm_costs.py [--quick]``.
+Run: ``python tests/benchmarks/bench_llm_costs.py [--quick] [--baseline REV]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,80 +32,57 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from desktop_app.chat.memory_message import format_memories
-from tests.benchmarks.common import ROOT, machine, write_section
-
-sys.path.insert(0, str(ROOT / "tests"))  # the fakes package, as the tests import it
-
-from fakes.llm_server import FakeLLMServer
-from fakes.scripted_model import ScriptedModel
-
-from desktop_app.llm import JsonModeCache, LLMClient, TokenMeter, estimate_tokens
+from desktop_app.llm import estimate_tokens
 from desktop_app.memory import MemoryEngine, default_embedder
+from tests.benchmarks.common import ROOT, machine, write_section
 from tests.benchmarks.harness import MemoEmbedder
 from tests.benchmarks.locomo_data import load
 
+#: the design before issue 13's cost work (three calls per note, one per step)
+BASELINE = "53954a3"
+SCENARIO = Path(__file__).resolve().with_name("llm_cost_scenario.py")
+MODES = ("json_schema", "deepseek")
 
-def pipeline_costs() -> dict:
-    demo = [
-        json.loads(line)
-        for line in (ROOT / "resources" / "demo" / "zhang_san_laptop.jsonl")
-        .read_text("utf-8")
-        .splitlines()
-        if line.strip() and "case" not in json.loads(line)
-    ]
-    model = ScriptedModel()
-    model.extract_items = [
-        {
-            "content": "原告张三于2024年3月15日购买笔记本电脑，价格8999元",
-            "category": "时间线",
-            "scope": "case",
-        },
-        {"content": "笔记本电脑屏幕出现花屏", "category": "事实", "scope": "case"},
-        {"content": "原告三次联系客服均被推诿", "category": "事实", "scope": "case"},
-    ]
-    per_add: list[dict] = []
-    with FakeLLMServer(responder=model) as srv, tempfile.TemporaryDirectory() as tmp:
-        meter = TokenMeter()
-        llm = LLMClient(srv.config(), mode_cache=JsonModeCache(), meter=meter, sleep=lambda s: None)
-        with MemoryEngine.open(Path(tmp) / "data", embedder=default_embedder(), llm=llm) as eng:
-            case = eng.create_case("demo")
-            for item in demo:
-                before = srv.stats()
-                eng.add_note(
-                    item["content"], case_id=case.id, category=item.get("category"), wait=True
-                )
-                after = srv.stats()
-                per_add.append({k: after[k] - before[k] for k in after})
-            by_purpose = {p: meter.get(p) for p in ("construct", "decide", "evolve")}
-            # one chat turn: the reply (with memory injected) + extraction + enrichment
-            before = srv.stats()
-            question = (
-                "我是原告张三，2024年3月15日购买了8999元的笔记本电脑，屏幕花屏，联系客服三次被推诿"
+
+def _scenario(tree: Path, mode: str) -> dict:
+    """Run the scenario with ``tree``'s code (its own process: its modules, its fakes)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "result.json"
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        subprocess.run(
+            [sys.executable, str(SCENARIO), str(tree), mode, str(out)],
+            cwd=tree,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        return json.loads(out.read_text("utf-8"))
+
+
+def pipeline_costs(baseline: str | None) -> dict:
+    """{"after": {mode: result}, "before": {mode: result} or None, "baseline": rev}."""
+    after = {mode: _scenario(ROOT, mode) for mode in MODES}
+    before = None
+    if baseline:
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = Path(tmp) / "baseline"
+            subprocess.run(
+                ["git", "worktree", "add", "--detach", str(tree), baseline],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
             )
-            recall = eng.recall_for_chat(question, case.id)
-            messages = [
-                {"role": "system", "content": "你是律师助理。"},
-                {"role": "system", "content": format_memories(recall.notes, "zh_CN")},
-                {"role": "user", "content": question},
-            ]
-            srv.push("好的，我们可以依据《消费者权益保护法》第二十四条主张退货。")
-            reply = llm.chat(messages).text
-            eng.ingest_turn(question, reply, case_id=case.id, wait=True)
-            after = srv.stats()
-            turn = {k: after[k] - before[k] for k in after}
-    calls = [c["calls"] for c in per_add]
-    tokens = [c["total_tokens"] for c in per_add]
-    return {
-        "adds": len(per_add),
-        "calls_median": statistics.median(calls),
-        "calls_max": max(calls),
-        "tokens_median": statistics.median(tokens),
-        "tokens_mean": statistics.fmean(tokens),
-        "by_purpose": {
-            p: {"calls": u.calls, "tokens": u.total_tokens} for p, u in by_purpose.items()
-        },
-        "turn": turn,
-    }
+            try:
+                before = {mode: _scenario(tree, mode) for mode in MODES}
+            finally:
+                subprocess.run(
+                    ["git", "worktree", "remove", "--force", str(tree)],
+                    cwd=ROOT,
+                    check=False,
+                    capture_output=True,
+                )
+    return {"after": after, "before": before, "baseline": baseline}
 
 
 def injection_costs(quick: bool) -> dict:
@@ -144,26 +127,55 @@ def injection_costs(quick: bool) -> dict:
     }
 
 
+def _cost_rows(p: dict) -> list[str]:
+    rows = []
+    for mode in MODES:
+        label = "json_schema" if mode == "json_schema" else "schema in the prompt (DeepSeek)"
+        for when in ("before", "after"):
+            r = (p[when] or {}).get(mode)
+            if r is None:
+                continue
+            design = f"before ({p['baseline']})" if when == "before" else "after (this tree)"
+            rows.append(
+                f"| {label} | {design} | {r['add_calls_median']:g} (max {r['add_calls_max']}) | "
+                f"{r['add_tokens_median']:.0f} (max {r['add_tokens_max']}) | "
+                f"{r['turn']['calls']} ({r['turn_memory']['calls']}) | "
+                f"{r['turn']['total_tokens']} ({r['turn_memory']['total_tokens']}) |"
+            )
+    return rows
+
+
 def markdown(p: dict, inj: dict, quick: bool) -> str:
+    after = p["after"]["json_schema"]
     lines = [
         "## LLM calls and tokens (bench_llm_costs.py)",
         "",
         f"`python tests/benchmarks/bench_llm_costs.py{' --quick' if quick else ''}` — {machine()}.",
-        "Tokens are the scripted server's estimates (CJK character ≈ 1 token, other text ≈ 4 characters),",
-        "the same rule the client uses when an endpoint reports no usage.",
+        "Both designs ran in this one run, each with its own scripted server and model",
+        "(tests/benchmarks/llm_cost_scenario.py; the baseline from a git worktree). Tokens are the",
+        "scripted server's estimates (CJK character ≈ 1 token, other text ≈ 4 characters), the rule",
+        "the client uses when an endpoint reports no usage; with json_schema the schema travels in",
+        "`response_format`, which the estimate does not count.",
         "",
-        f"**Per `add_note`** (the {p['adds']} demo notes, one by one, `wait=True`): median "
-        f"{p['calls_median']} LLM calls (max {p['calls_max']}: construction, decision, evolution — "
-        "decision and evolution are skipped when a note has no neighbour), median "
-        f"{p['tokens_median']:.0f} tokens (mean {p['tokens_mean']:.0f}). By step over all adds: "
+        f"**Manual add**: the {after['adds']} demo notes added by hand one by one (`wait=True`). "
+        f"**Chat turn**: the reply with memory injected, then the turn's {after['turn_items']} "
+        "knowledge items taken into memory (in brackets: the memory part alone, without the reply).",
+        "Targets (issue 13): a manual add ≤ 2 calls and ≤ 1.5k tokens; a 5-item turn ≤ 3 calls and ≤ 5k tokens.",
+        "",
+        "| structured output | design | calls per add, median | tokens per add, median | calls per 5-item turn | tokens per 5-item turn |",
+        "|---|---|---|---|---|---|",
+        *_cost_rows(p),
+        "",
+        "Where the tokens went after the change (json_schema, all adds): "
         + ", ".join(
-            f"{k} {v['calls']} calls / {v['tokens']} tokens" for k, v in p["by_purpose"].items()
+            f"{k} {v['calls']} calls / {v['tokens']} tokens"
+            for k, v in after["by_purpose"].items()
+            if v["calls"]
         )
-        + ".",
-        "",
-        f"**Per chat turn** (reply with memory injected + extraction of 3 items + their enrichment): "
-        f"{p['turn']['calls']} calls, {p['turn']['total_tokens']} tokens "
-        f"({p['turn']['prompt_tokens']} prompt / {p['turn']['completion_tokens']} completion).",
+        + ". Before, each note cost three calls (construction, decision, evolution), every prompt"
+        " carried its rules twice (Chinese and English) and a turn's items were each decided"
+        " against their siblings. Now extraction returns each item constructed, one call decides"
+        " and evolves all new notes of a turn, and every prompt is in the content's language.",
         "",
         f"**Injected per turn on LoCoMo** ({inj['questions']} questions of categories 1–4; "
         f"whole conversation ≈ {inj['whole_history_tokens_mean']:.0f} tokens on average):",
@@ -180,7 +192,8 @@ def markdown(p: dict, inj: dict, quick: bool) -> str:
         "",
         "A-MEM reports ≈ 2.5k tokens per turn against ≈ 17k for the full history. Recall here is",
         "the share of a question's evidence turns among the injected notes (the threshold may",
-        "inject fewer than `max_memories`).",
+        "inject fewer than `max_memories`). Each injected note now also names its event date,",
+        "its source and its recording day.",
     ]
     return "\n".join(lines)
 
@@ -189,8 +202,11 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="two LoCoMo conversations only")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--baseline", default=BASELINE, help="commit of the design to compare with ('' for none)"
+    )
     args = parser.parse_args()
-    p = pipeline_costs()
+    p = pipeline_costs(args.baseline or None)
     inj = injection_costs(args.quick)
     text = markdown(p, inj, args.quick)
     print(text)

@@ -51,9 +51,8 @@ def responder(body: dict) -> Reply:
         ]})
     if name == "note_construction" or "note_construction" in system:
         return Reply.json({"keywords": ["解除"], "context": "背景", "tags": ["劳动"], "category": "事实"})
-    if name == "memory_decision" or "memory_decision" in system:
-        return Reply.json({"action": "ADD", "target": None, "merged_content": None, "reason": "new"})
-    return Reply.json({"links": [], "tags": None, "neighbour_updates": []})
+    # decision and evolution of the turn's new notes, one call: every one ADD
+    return Reply.json({"decisions": [], "neighbour_updates": []})
 
 
 class Probe:

@@ -43,8 +43,8 @@ def _schema_name(body: dict) -> str:
             return name
     # json_object mode: the pasted schema names no step; tell them by its properties
     for name, marker in (
-        ("memory_decisions", '"neighbour_updates"'),
-        ("knowledge_extraction", '"items"'),
+        ("memory_decisions", '"decisions"'),
+        ("knowledge_extraction", '"scope"'),
         ("note_construction", '"keywords"'),
     ):
         if marker in system:

@@ -14,7 +14,7 @@ def _schema_name(body: dict) -> str:
     if fmt.get("type") == "json_schema":
         return fmt["json_schema"]["name"]
     system = body["messages"][0]["content"] if body.get("messages") else ""
-    for name in ("note_construction", "memory_decision", "memory_evolution", "knowledge_extraction"):
+    for name in ("note_construction", "memory_decisions", "knowledge_extraction"):
         if name in system:
             return name
     return "chat"
@@ -35,10 +35,8 @@ class UIModel:
             return Reply.json({"items": self.extract_items})
         if name == "note_construction":
             return Reply.json({"keywords": ["关键词"], "context": "背景", "tags": ["标签"], "category": "事实"})
-        if name == "memory_decision":
-            return Reply.json({"action": "ADD", "target": None, "merged_content": None, "reason": "new"})
-        if name == "memory_evolution":
-            return Reply.json({"links": [], "tags": None, "neighbour_updates": []})
+        if name == "memory_decisions":  # decision and evolution, one call: every new note ADD
+            return Reply.json({"decisions": [], "neighbour_updates": []})
         return Reply.fail(500, f"unexpected {name}")
 
 

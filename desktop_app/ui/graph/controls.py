@@ -31,6 +31,7 @@ _KIND_LABELS = {
     "supersedes": "取代 Supersedes",
     "manual": "手动 Manual",
     "duplicate": "重复 Duplicate",
+    "conflict": "矛盾 Conflict",
 }
 
 

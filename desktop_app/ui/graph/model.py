@@ -46,13 +46,17 @@ class GraphModel:
         self.degree = np.array([nd.degree for nd in nodes], np.float64)
         self.retrievals = np.array([nd.retrieval_count for nd in nodes], np.float64)
         self.pinned = np.array([nd.pinned for nd in nodes], bool)
+        self.conflicted = np.array([nd.conflicted for nd in nodes], bool)
         # edges whose ends are both known; others (e.g. a link to another case) are dropped
         kind_of = {k: i for i, k in enumerate(LINK_KINDS)}
-        rows = [
-            (self.index[e.src], self.index[e.dst], kind_of.get(e.kind, 0), e.strength)
+        kept = [
+            e
             for e in graph.edges
             if e.src in self.index and e.dst in self.index and e.src != e.dst
         ]
+        rows = [(self.index[e.src], self.index[e.dst], kind_of.get(e.kind, 0), e.strength) for e in kept]
+        #: the relation shown on each edge (证明 / 适用 / 矛盾 / 补充 / 取代 / 相关)
+        self.edge_label: list[str] = [e.label for e in kept]
         arr = np.array(rows, np.float64).reshape(-1, 4)
         self.edges = arr[:, :2].astype(np.int64)
         self.kind = arr[:, 2].astype(np.int64)

@@ -20,6 +20,7 @@ from desktop_app.memory.types import CATEGORIES, LINK_KINDS, NOTE_STATUSES
 from . import style
 from .compat import guard_none_refcount
 from .model import GraphModel
+from .text import link_type_text
 
 #: zoom (screen pixels per scene unit) below which labels and weak links are dropped
 LOD_FAR = 0.35
@@ -81,6 +82,7 @@ class Renderer:
         self.last_lod = "mid"
         self.last_edges_drawn = 0
         self.last_labels_drawn = 0
+        self.last_edge_labels_drawn = 0
 
     def slots(self, model: GraphModel) -> np.ndarray:
         if self._slots_for is None or self._slots_for[0] != id(model):
@@ -106,6 +108,8 @@ class Renderer:
         scr = f.pos * scale + offset  # screen coordinates of every node
         rad = m.radius * scale
         self._paint_edges(p, f, scr, rad, lod)
+        if lod == "near":
+            self._paint_edge_labels(p, f, scr, size)
         on_screen = (
             f.node_visible
             & (scr[:, 0] > -rad - 2)
@@ -153,6 +157,39 @@ class Renderer:
         if arrows.any() and lod != "far":
             p.setPen(style.edge_pen(_SUPERSEDES, 1.2, False))
             _draw_lines(p, self._arrow_heads(lines[arrows], rad[b[arrows]]))
+
+    def _paint_edge_labels(
+        self, p: QPainter, f: Frame, scr: np.ndarray, size: tuple[float, float]
+    ) -> None:
+        """The relation a lawyer reads on a link (证明 / 适用 / 矛盾 / 补充 / 取代), at its
+        middle when zoomed in; plain 相关 only on the links of the selected or hovered note
+        (on every link it would bury the others)."""
+        self.last_edge_labels_drawn = 0
+        m = f.model
+        if not len(m.edges):
+            return
+        focus = {i for i in (f.selected, f.hovered) if 0 <= i < m.n}
+        w, h = size
+        p.setFont(self.font)
+        drawn = 0
+        for e in np.flatnonzero(f.edge_visible):
+            a, b = m.edges[e]
+            label = m.edge_label[e]
+            if label == "相关" and not ({int(a), int(b)} & focus):
+                continue
+            x, y = (scr[a] + scr[b]) / 2
+            if not (0 <= x <= w and 0 <= y <= h):
+                continue
+            text = link_type_text(label)
+            tw = self._fm.horizontalAdvance(text)
+            box = QRectF(x - tw / 2 - 2, y - self._fm.height() / 2, tw + 4, self._fm.height())
+            p.fillRect(box, self.look.background)
+            p.setPen(style.CONFLICT_COLOUR if label == "矛盾" else self.look.label)
+            p.drawText(QPointF(box.left() + 2, box.top() + self._fm.ascent()), text)
+            drawn += 1
+            if drawn >= MAX_LABELS:
+                break
+        self.last_edge_labels_drawn = drawn
 
     @staticmethod
     def _arrow_heads(lines: np.ndarray, r_dst: np.ndarray) -> np.ndarray:
@@ -206,6 +243,8 @@ class Renderer:
     ) -> None:
         """One drawPixmapFragments per (colour, pixel size) group, from a numpy array laid
         out like QPainter::PixmapFragment (ten doubles)."""
+        if len(xy) == 0:  # nothing on screen (zoomed in on empty space)
+            return
         d = np.minimum(np.rint(diam), 160).astype(np.int64)
         s = np.zeros_like(d) if slots is None else slots
         key = s * 1024 + d
@@ -245,9 +284,14 @@ class Renderer:
             p.drawEllipse(QPointF(*scr[i]), r, r)
 
     def _paint_marks(self, p: QPainter, f: Frame, scr: np.ndarray, rad: np.ndarray) -> None:
-        """Rings for the selected and the hovered node (only ever two)."""
+        """Rings for the selected and the hovered node (only ever two), and a red ring for
+        each note in an open conflict (the lawyer has to settle it)."""
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(QPen(style.CONFLICT_COLOUR, 2.0))
+        for i in np.flatnonzero(f.model.conflicted & f.node_visible):
+            r = max(rad[i], 1.5) + 1.5
+            p.drawEllipse(QPointF(*scr[i]), r, r)
         for i, colour, width in (
             (f.hovered, self.look.hover, 1.5),
             (f.selected, self.look.selection, 2.5),

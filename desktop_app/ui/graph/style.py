@@ -56,7 +56,10 @@ EDGE_STYLES: dict[str, tuple[str, list[float] | None]] = {
     "supersedes": ("#C97070", [3.0, 3.0]),
     "manual": ("#707070", None),
     "duplicate": ("#D5A048", [1.0, 3.0]),
+    "conflict": ("#D0342C", [6.0, 2.0, 1.0, 2.0]),
 }
+#: the ring around a note in an open conflict (the lawyer has to settle it)
+CONFLICT_COLOUR = QColor("#D0342C")
 DIM_EDGE_COLOUR = "#E6E8EB"
 assert tuple(EDGE_STYLES) == LINK_KINDS, "one style per link kind"
 

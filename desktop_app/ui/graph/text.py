@@ -5,9 +5,38 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from desktop_app.memory.types import CATEGORY_LABELS_EN, GraphNode, HistoryEntry, Note
+from desktop_app.memory.types import (
+    CATEGORY_LABELS_EN,
+    LINK_TYPE_LABELS_EN,
+    SOURCE_KIND_LABELS_EN,
+    GraphNode,
+    HistoryEntry,
+    Note,
+)
+from desktop_app.ui import i18n
 
-from .style import category_colour
+from .style import CONFLICT_COLOUR, category_colour
+
+_ORIGIN_TEXT = {"message": "对话 conversation", "manual": "手动 by hand", "import": "导入 import"}
+
+
+def link_type_text(label: str) -> str:
+    """A link's relation as drawn on the edge, in the interface language."""
+    return label if i18n.is_chinese() else LINK_TYPE_LABELS_EN.get(label, label)
+
+
+def _facts(node: GraphNode) -> list[str]:
+    """Event date, source and origin of a node; its open conflict in red."""
+    bits = []
+    if node.event_date:
+        bits.append(f"📅 {escape(node.event_date)}")
+    if node.source_kind:
+        en = SOURCE_KIND_LABELS_EN.get(node.source_kind, "")
+        bits.append(f"{escape(node.source_kind)} <span style='color:#888'>{escape(en)}</span>")
+    bits.append(f"<span style='color:#888'>{escape(_ORIGIN_TEXT.get(node.origin, node.origin))}</span>")
+    if node.conflicted:
+        bits.append(f"<b style='color:{CONFLICT_COLOUR.name()}'>⚠ 有冲突 open conflict</b>")
+    return bits
 
 _STATUS_TEXT = {
     "active": "有效 active",
@@ -35,6 +64,7 @@ def tooltip_html(node: GraphNode) -> str:
         bits.append(
             f'<span style="color:#999">{escape(_STATUS_TEXT.get(node.status, node.status))}</span>'
         )
+    bits.append(" · ".join(_facts(node)))
     if node.tags:
         bits.append(_tags(node.tags))
     return "<br>".join(bits)
@@ -45,6 +75,7 @@ def detail_html(node: GraphNode, note: Note | None, history: Sequence[HistoryEnt
         f"<h3 style='margin:0'>{escape(node.label)}</h3>",
         f"<p>{_category(node.category)} · {escape(_STATUS_TEXT.get(node.status, node.status))}"
         + (" · 📌" if node.pinned else "")
+        + f"<br>{' · '.join(_facts(node))}"
         + f"<br><span style='color:#888'>links {node.degree} · retrieved {node.retrieval_count}×</span></p>",
     ]
     if note is not None:

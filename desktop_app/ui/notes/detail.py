@@ -1,5 +1,6 @@
-"""The note detail panel: edit content, category, tags, pinned; see keywords, context, links
-and history; undo, expire, delete, unlink."""
+"""The note detail panel: edit content, category, event date, source, tags, pinned; see
+keywords, context, links (with their type) and history; settle an open conflict; undo,
+expire, delete, unlink."""
 
 from __future__ import annotations
 
@@ -42,13 +43,15 @@ class NoteDetail(QFrame):
     deleteRequested = Signal(str)
     unlinkRequested = Signal(str, str)  # src, dst
     openNoteRequested = Signal(str)
+    resolveConflictRequested = Signal(str, str, str)  # note, other note, keep ("both" or an id)
+    linkTypeRequested = Signal(str, str, str)  # src, dst, type (证明 / 适用 / …)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("DetailPanel")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.note: Any = None
-        self._titles: dict[str, str] = {}
+        self._others: dict[str, Any] = {}
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -83,6 +86,19 @@ class NoteDetail(QFrame):
         for value, label in texts.categories():
             self.category.addItem(label, value)
         form.addRow(self.tr("Category"), self.category)
+        self.event_date = QLineEdit()
+        self.event_date.setPlaceholderText(self.tr("e.g. 2024-07-15 (when it happened)"))
+        self.event_date.setToolTip(
+            self.tr("When the fact happened or takes effect, not when it was recorded; "
+                    "2024-07-15, 2024-07 or 2024年7月15日")
+        )
+        form.addRow(self.tr("Event date"), self.event_date)
+        self.source_kind = QComboBox()
+        self.source_kind.addItem(self.tr("Unknown"), "")
+        for value, label in texts.source_kinds():
+            self.source_kind.addItem(label, value)
+        self.source_kind.setToolTip(self.tr("Whose assertion this is"))
+        form.addRow(self.tr("Source"), self.source_kind)
         self.tags = QLineEdit()
         self.tags.setPlaceholderText(self.tr("comma-separated"))
         form.addRow(self.tr("Tags"), self.tags)
@@ -101,6 +117,41 @@ class NoteDetail(QFrame):
         row.addStretch(1)
         lay.addLayout(row)
 
+        # an open conflict: two memories from different sources that say opposite things
+        self.conflict_box = QFrame()
+        self.conflict_box.setObjectName("ConflictBox")
+        self.conflict_box.setStyleSheet(
+            f"#ConflictBox {{ border: 1px solid {tokens()['error_border']}; "
+            f"background: {tokens()['error_bg']}; border-radius: 6px; }}"
+        )
+        box = QVBoxLayout(self.conflict_box)
+        box.setContentsMargins(10, 8, 10, 8)
+        self.conflict_title = QLabel()
+        self.conflict_title.setStyleSheet(f"color: {tokens()['error_text']}; font-weight: 600;")
+        self.conflict_title.setWordWrap(True)
+        box.addWidget(self.conflict_title)
+        self.conflict_list = QListWidget()
+        self.conflict_list.setMaximumHeight(90)
+        self.conflict_list.itemDoubleClicked.connect(
+            lambda item: self.openNoteRequested.emit(item.data(LINK_ROLE))
+        )
+        box.addWidget(self.conflict_list)
+        resolve = QHBoxLayout()
+        self.keep_this_button = QPushButton(self.tr("Keep this one"))
+        self.keep_this_button.setToolTip(self.tr("This memory is right: the other is expired (kept in history)"))
+        self.keep_other_button = QPushButton(self.tr("Keep the other"))
+        self.keep_other_button.setToolTip(self.tr("The other memory is right: this one is expired (kept in history)"))
+        self.keep_both_button = QPushButton(self.tr("Keep both"))
+        self.keep_both_button.setToolTip(self.tr("Both stay: the conflict is marked as settled"))
+        for button, keep in ((self.keep_this_button, "this"), (self.keep_other_button, "other"),
+                             (self.keep_both_button, "both")):
+            button.clicked.connect(lambda _c=False, k=keep: self._resolve(k))
+            resolve.addWidget(button)
+        resolve.addStretch(1)
+        box.addLayout(resolve)
+        lay.addWidget(self.conflict_box)
+        self.conflict_box.hide()
+
         self.info = QTextBrowser()
         self.info.setObjectName("MessageBody")
         self.info.setFrameShape(QFrame.Shape.NoFrame)
@@ -116,8 +167,19 @@ class NoteDetail(QFrame):
         self.unlink_button = QPushButton(icon("unlink"), self.tr("Remove link"))
         self.unlink_button.clicked.connect(self._unlink)
         self.unlink_button.setEnabled(False)
-        self.links.currentItemChanged.connect(lambda cur, _prev: self.unlink_button.setEnabled(cur is not None))
-        lay.addWidget(self.unlink_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self.link_type = QComboBox()
+        self.link_type.setToolTip(self.tr("What the link means: proves, applies to, contradicts, adds to, replaces, related"))
+        for value, label in texts.link_types():
+            self.link_type.addItem(label, value)
+        self.link_type.setEnabled(False)
+        self.link_type.activated.connect(lambda _i: self._change_link_type())
+        self.links.currentItemChanged.connect(lambda cur, _prev: self._link_selected(cur))
+        link_row = QHBoxLayout()
+        link_row.addWidget(self.unlink_button)
+        link_row.addWidget(QLabel(self.tr("Type")))
+        link_row.addWidget(self.link_type)
+        link_row.addStretch(1)
+        lay.addLayout(link_row)
 
         lay.addWidget(self._section(self.tr("History")))
         self.history = QTextBrowser()
@@ -148,20 +210,24 @@ class NoteDetail(QFrame):
 
     # -- showing ---------------------------------------------------------------------------
     def show_note(self, note: Any, links: list[Any] | None = None, history: list[Any] | None = None,
-                  titles: dict[str, str] | None = None) -> None:
+                  others: dict[str, Any] | None = None) -> None:
+        """Show a note; ``others``: the linked notes by id (their text, source and status)."""
         self.note = note
         enabled = note is not None
         for w in (self.content, self.category, self.tags, self.pinned, self.save_button, self.undo_button,
-                  self.expire_button, self.delete_button, self.links):
+                  self.expire_button, self.delete_button, self.links, self.event_date, self.source_kind):
             w.setEnabled(enabled)
         if note is None:
             self.heading.setText(self.tr("No memory selected"))
             self.meta.setText(self.tr("Select a memory in the list to see and edit it."))
             self.content.setPlainText("")
             self.tags.clear()
+            self.event_date.clear()
+            self.source_kind.setCurrentIndex(0)
             self.info.clear()
             self.links.clear()
             self.history.clear()
+            self.conflict_box.hide()
             return
         self.heading.setText(texts.category_label(note.category) or self.tr("Memory"))
         self.heading.setStyleSheet(f"color: {CATEGORY_COLORS.get(note.category, tokens()['text'])};")
@@ -171,7 +237,8 @@ class NoteDetail(QFrame):
                 p for p in (
                     texts.status_label(note.status),
                     scope,
-                    self.tr("created %1").replace("%1", _fmt_date(note.created_at)),
+                    texts.origin_label(getattr(note, "origin", "manual")),
+                    self.tr("recorded %1").replace("%1", _fmt_date(note.created_at)),
                     self.tr("recalled %n times", "", note.retrieval_count),
                 ) if p
             )
@@ -180,6 +247,8 @@ class NoteDetail(QFrame):
         i = self.category.findData(note.category)
         self.category.setCurrentIndex(max(i, 0))
         self.tags.setText(", ".join(note.tags))
+        self.event_date.setText(getattr(note, "event_date", None) or "")
+        self.source_kind.setCurrentIndex(max(self.source_kind.findData(getattr(note, "source_kind", None) or ""), 0))
         self.pinned.setChecked(bool(note.pinned))
         self.expire_button.setText(self.tr("Restore") if note.status != "active" else self.tr("Expire"))
         kw = ", ".join(note.keywords) or "—"
@@ -190,23 +259,56 @@ class NoteDetail(QFrame):
             f"<p><b>{kw_label}:</b> {html.escape(kw)}</p>"
             f"<p><b>{ctx_label}:</b> {html.escape(note.context or '—')}</p>"
         )
-        self._titles = titles or {}
+        self._others = others or {}
         self.set_links(links or [])
         self.set_history(history or [])
+        self._show_conflicts(links or [])
+
+    def _title(self, note_id: str) -> str:
+        other = self._others.get(note_id)
+        if other is None:
+            return note_id[:8]
+        return other.content if len(other.content) <= 40 else other.content[:39] + "…"
 
     def set_links(self, links: list[Any]) -> None:
         self.links.clear()
         for link in links:
             other = link.dst if self.note is None or link.src == self.note.id else link.src
-            title = self._titles.get(other, other[:8])
-            item = QListWidgetItem(icon("link"), f"{_kind_label(self, link.kind)} · {title}")
-            item.setData(LINK_ROLE, (link.src, link.dst))
+            title = self._title(other)
+            kind_type = getattr(link, "type", None) or "相关"
+            text = f"{texts.link_type_label(kind_type)} · {_kind_label(self, link.kind)} · {title}"
+            item = QListWidgetItem(icon("alert" if link.kind == "conflict" else "link"), text)
+            item.setData(LINK_ROLE, (link.src, link.dst, kind_type))
             item.setToolTip(link.reason or title)
             self.links.addItem(item)
         if not links:
             item = QListWidgetItem(self.tr("No links"))
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.links.addItem(item)
+
+    def _show_conflicts(self, links: list[Any]) -> None:
+        """The notes this one contradicts (an open conflict), with what each one's source is."""
+        self.conflict_list.clear()
+        open_ = [
+            link for link in links
+            if link.kind == "conflict" and getattr(link, "resolved_at", None) is None
+            and self.note is not None and self.note.status == "active"
+            and getattr(self._others.get(link.dst), "status", "") == "active"
+        ]
+        for link in open_:
+            other = self._others[link.dst]
+            source = texts.source_kind_label(other.source_kind) or texts.origin_label(other.origin)
+            item = QListWidgetItem(icon("alert", tokens()["danger"]), f"[{source}] {other.content}")
+            item.setData(LINK_ROLE, other.id)
+            item.setToolTip(link.reason or other.content)
+            self.conflict_list.addItem(item)
+        if open_:
+            mine = texts.source_kind_label(self.note.source_kind) or texts.origin_label(self.note.origin)
+            self.conflict_title.setText(
+                self.tr("Open conflict: this memory (%1) contradicts:").replace("%1", mine)
+            )
+            self.conflict_list.setCurrentRow(0)
+        self.conflict_box.setVisible(bool(open_))
 
     def set_history(self, entries: list[Any]) -> None:
         t = tokens()
@@ -239,8 +341,35 @@ class NoteDetail(QFrame):
             changes["tags"] = list(tags)
         if self.pinned.isChecked() != bool(self.note.pinned):
             changes["pinned"] = self.pinned.isChecked()
+        event_date = self.event_date.text().strip()
+        if event_date != (getattr(self.note, "event_date", None) or ""):
+            changes["event_date"] = event_date  # "" clears it; a bad date gets a clear message
+        source_kind = self.source_kind.currentData() or ""
+        if source_kind != (getattr(self.note, "source_kind", None) or ""):
+            changes["source_kind"] = source_kind
         if changes:
             self.saveRequested.emit(self.note.id, changes)
+
+    def _resolve(self, keep: str) -> None:
+        item = self.conflict_list.currentItem()
+        if self.note is None or item is None:
+            return
+        other = item.data(LINK_ROLE)
+        choice = {"this": self.note.id, "other": other, "both": "both"}[keep]
+        self.resolveConflictRequested.emit(self.note.id, other, choice)
+
+    def _link_selected(self, item: QListWidgetItem | None) -> None:
+        data = item.data(LINK_ROLE) if item is not None else None
+        self.unlink_button.setEnabled(bool(data))
+        self.link_type.setEnabled(bool(data))
+        if data:
+            self.link_type.setCurrentIndex(max(self.link_type.findData(data[2]), 0))
+
+    def _change_link_type(self) -> None:
+        item = self.links.currentItem()
+        data = item.data(LINK_ROLE) if item is not None else None
+        if data and self.link_type.currentData() != data[2]:
+            self.linkTypeRequested.emit(data[0], data[1], self.link_type.currentData())
 
     def _expire_or_restore(self) -> None:
         if self.note is None:
@@ -269,6 +398,7 @@ def _kind_label(w: QWidget, kind: str) -> str:
         "supersedes": QCoreApplication.translate("NoteDetail", "supersedes"),
         "manual": QCoreApplication.translate("NoteDetail", "manual"),
         "duplicate": QCoreApplication.translate("NoteDetail", "possible duplicate"),
+        "conflict": QCoreApplication.translate("NoteDetail", "conflict"),
     }.get(kind, kind)
 
 

@@ -20,13 +20,16 @@ from desktop_app.ui.theme import CATEGORY_COLORS, tokens
 NOTE_ROLE = Qt.ItemDataRole.UserRole + 10
 PAGE_SIZE = 200
 
-COL_PIN, COL_CONTENT, COL_CATEGORY, COL_STATUS, COL_CREATED, COL_UPDATED = range(6)
+COL_PIN, COL_CONTENT, COL_CATEGORY, COL_STATUS, COL_CREATED, COL_UPDATED, COL_EVENT, COL_SOURCE = (
+    range(8)
+)
 _SORT_FIELDS = {
     COL_CONTENT: "content",
     COL_CATEGORY: "category",
     COL_STATUS: "status",
     COL_CREATED: "created_at",
     COL_UPDATED: "updated_at",
+    COL_EVENT: "event_date",
 }
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -39,6 +42,7 @@ class NotesQuery:
     status: str | None = "active"  # None: every status
     category: str | None = None
     text: str = ""  # non-empty: ranked by engine.search
+    conflicted: bool = False  # only the notes in an open conflict
 
 
 class NotesTableModel(QAbstractTableModel):
@@ -57,6 +61,8 @@ class NotesTableModel(QAbstractTableModel):
         self._order_by = "created_at"
         self._descending = True
         self._sort_column = COL_CREATED
+        #: ids of the shown scope's notes in an open conflict (a badge on their row)
+        self.conflicted_ids: frozenset[str] = frozenset()
 
     # -- loading ---------------------------------------------------------------------------
     def set_query(self, query: NotesQuery) -> None:
@@ -76,8 +82,13 @@ class NotesTableModel(QAbstractTableModel):
             return
         self._set_loading(True)
         order_by, desc = self._order_by, self._descending
+        def conflicted(e: Any) -> frozenset[str]:
+            return frozenset(
+                n.id for n in e.list_notes(q.case_id, q.include_global, "active", conflicted=True)
+            )
+
         if q.text.strip():
-            def run(e: Any) -> tuple[list[Any], int]:
+            def run(e: Any) -> tuple[list[Any], int, frozenset[str]]:
                 hits = e.search(q.text, case_id=q.case_id, k=PAGE_SIZE, include_inactive=q.status != "active")
                 notes = [h.note for h in hits]
                 if q.status is not None:
@@ -86,22 +97,26 @@ class NotesTableModel(QAbstractTableModel):
                     notes = [n for n in notes if n.category == q.category]
                 if not q.include_global:
                     notes = [n for n in notes if n.case_id == q.case_id]
-                return notes, len(notes)
+                marked = conflicted(e)
+                if q.conflicted:
+                    notes = [n for n in notes if n.id in marked]
+                return notes, len(notes), marked
         else:
-            def run(e: Any) -> tuple[list[Any], int]:
-                total = e.count_notes(q.case_id, q.include_global, q.status, q.category)
+            def run(e: Any) -> tuple[list[Any], int, frozenset[str]]:
+                total = e.count_notes(q.case_id, q.include_global, q.status, q.category, q.conflicted)
                 notes = e.list_notes(
                     q.case_id, q.include_global, q.status, q.category,
                     limit=PAGE_SIZE, offset=0, order_by=order_by, descending=desc,
+                    conflicted=q.conflicted,
                 )
-                return notes, total
+                return notes, total, conflicted(e)
 
         self.host.call(run, lambda r: self._first_page(gen, r), lambda exc: self._failed(gen, exc), name="notes-page")
 
-    def _first_page(self, gen: int, result: tuple[list[Any], int]) -> None:
+    def _first_page(self, gen: int, result: tuple[list[Any], int, frozenset[str]]) -> None:
         if gen != self._generation:
             return
-        notes, total = result
+        notes, total, self.conflicted_ids = result
         self._set_loading(False)
         if notes:
             self.beginInsertRows(QModelIndex(), 0, len(notes) - 1)
@@ -128,6 +143,7 @@ class NotesTableModel(QAbstractTableModel):
             lambda e: e.list_notes(
                 q.case_id, q.include_global, q.status, q.category,
                 limit=PAGE_SIZE, offset=offset, order_by=order_by, descending=desc,
+                conflicted=q.conflicted,
             ),
             lambda notes: self._more(gen, notes),
             lambda exc: self._failed(gen, exc),
@@ -189,7 +205,7 @@ class NotesTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._notes)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt default)
-        return 0 if parent.isValid() else 6
+        return 0 if parent.isValid() else 8
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal:
@@ -200,9 +216,13 @@ class NotesTableModel(QAbstractTableModel):
                 COL_CONTENT: self.tr("Content"),
                 COL_CATEGORY: self.tr("Category"),
                 COL_STATUS: self.tr("Status"),
-                COL_CREATED: self.tr("Date"),
+                COL_CREATED: self.tr("Recorded"),
                 COL_UPDATED: self.tr("Updated"),
+                COL_EVENT: self.tr("Event date"),
+                COL_SOURCE: self.tr("Source"),
             }[section]
+        if role == Qt.ItemDataRole.ToolTipRole and section == COL_EVENT:
+            return self.tr("When the fact happened or takes effect (not when it was recorded)")
         if role == Qt.ItemDataRole.DecorationRole and section == COL_PIN:
             return icon("pin", tokens()["muted"])
         if role == Qt.ItemDataRole.ToolTipRole and section == COL_PIN:
@@ -225,16 +245,26 @@ class NotesTableModel(QAbstractTableModel):
             if col == COL_STATUS:
                 return texts.status_label(note.status)
             if col == COL_CREATED:
-                return _fmt_date(note.valid_from or note.created_at)
+                return _fmt_date(note.created_at)
             if col == COL_UPDATED:
                 return _fmt_date(note.updated_at)
+            if col == COL_EVENT:
+                return texts.event_date_text(getattr(note, "event_date", None))
+            if col == COL_SOURCE:
+                return texts.source_kind_label(getattr(note, "source_kind", None)) or texts.origin_label(
+                    getattr(note, "origin", "manual")
+                )
             return None
         if role == Qt.ItemDataRole.DecorationRole and col == COL_PIN and note.pinned:
             return icon("pin", tokens()["accent"])
+        if role == Qt.ItemDataRole.DecorationRole and col == COL_CONTENT and note.id in self.conflicted_ids:
+            return icon("alert", tokens()["danger"])
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_SOURCE:
+            return texts.origin_label(getattr(note, "origin", "manual"))
         if role == Qt.ItemDataRole.ForegroundRole:
             if col == COL_CATEGORY:
                 return QColor(CATEGORY_COLORS.get(note.category, tokens()["muted"]))
-            if note.status != "active" or col in (COL_STATUS, COL_CREATED, COL_UPDATED):
+            if note.status != "active" or col in (COL_STATUS, COL_CREATED, COL_UPDATED, COL_SOURCE):
                 return QColor(tokens()["muted"])
         if role == Qt.ItemDataRole.FontRole:
             if col == COL_CATEGORY:
@@ -246,6 +276,8 @@ class NotesTableModel(QAbstractTableModel):
                 f.setStrikeOut(True)
                 return f
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_CONTENT:
+            if note.id in self.conflicted_ids:
+                return self.tr("Open conflict: contradicts a memory from another source") + "\n" + note.content
             return note.content
         if role == Qt.ItemDataRole.AccessibleTextRole and col == COL_PIN:
             return self.tr("Pinned") if note.pinned else ""
@@ -259,8 +291,9 @@ class NotesTableModel(QAbstractTableModel):
                 COL_CONTENT: lambda n: n.content,
                 COL_CATEGORY: lambda n: n.category,
                 COL_STATUS: lambda n: n.status,
-                COL_CREATED: lambda n: n.valid_from or n.created_at,
+                COL_CREATED: lambda n: n.created_at,
                 COL_UPDATED: lambda n: n.updated_at,
+                COL_EVENT: lambda n: n.event_date or n.created_at.date().isoformat(),
                 COL_PIN: lambda n: n.pinned,
             }.get(column)
             if key is None:

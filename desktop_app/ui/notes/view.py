@@ -34,13 +34,16 @@ from desktop_app.ui.notes.model import (
     COL_CATEGORY,
     COL_CONTENT,
     COL_CREATED,
+    COL_EVENT,
     COL_PIN,
+    COL_SOURCE,
     COL_STATUS,
     COL_UPDATED,
     NotesQuery,
     NotesTableModel,
 )
 from desktop_app.ui.notes.timeline import TimelineView
+from desktop_app.ui.theme import tokens
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +91,16 @@ class NotesView(QWidget):
         self.include_global = QCheckBox(self.tr("Global too"))
         self.include_global.setToolTip(self.tr("Also show global memories (preferences, reusable knowledge)"))
         bar.addWidget(self.include_global)
+        # open conflicts: two memories from different sources that say opposite things;
+        # the badge counts them, the toggle shows only them
+        self.conflicts = QToolButton()
+        self.conflicts.setCheckable(True)
+        self.conflicts.setIcon(icon("alert"))
+        self.conflicts.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.conflicts.setToolTip(self.tr("Show only the memories in an open conflict (to settle by hand)"))
+        self.conflict_count = 0
+        self._show_conflict_count(0)
+        bar.addWidget(self.conflicts)
         bar.addStretch(1)
 
         self.table_mode = QToolButton()
@@ -148,11 +161,18 @@ class NotesView(QWidget):
         header.setSectionResizeMode(COL_PIN, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(COL_PIN, 30)
         header.setSectionResizeMode(COL_CONTENT, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((COL_CATEGORY, 76), (COL_STATUS, 76), (COL_CREATED, 96), (COL_UPDATED, 96)):
+        for col, width in (
+            (COL_CATEGORY, 76), (COL_STATUS, 76), (COL_CREATED, 96), (COL_UPDATED, 96),
+            (COL_EVENT, 96), (COL_SOURCE, 96),
+        ):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
-        # the detail panel needs the room; "Updated" comes back from the header's menu
+        # when a fact happened reads next to what it is; who says it after that
+        header.moveSection(header.visualIndex(COL_EVENT), header.visualIndex(COL_CATEGORY) + 1)
+        header.moveSection(header.visualIndex(COL_SOURCE), header.visualIndex(COL_EVENT) + 1)
+        # the detail panel needs the room; these come back from the header's menu
         self.table.setColumnHidden(COL_UPDATED, True)
+        self.table.setColumnHidden(COL_STATUS, True)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._header_menu)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -192,6 +212,7 @@ class NotesView(QWidget):
         self.category.currentIndexChanged.connect(lambda _i: self.apply_filters())
         self.status.currentIndexChanged.connect(lambda _i: self.apply_filters())
         self.include_global.toggled.connect(lambda _b: self.apply_filters())
+        self.conflicts.toggled.connect(lambda _b: self.apply_filters())
         self.model.loaded.connect(self._loaded)
         self.model.rowsInserted.connect(lambda *_: self._update_count())
         self.model.failed.connect(lambda exc: self._error(exc))
@@ -203,6 +224,8 @@ class NotesView(QWidget):
         self.detail.deleteRequested.connect(self.delete_note)
         self.detail.unlinkRequested.connect(self._unlink)
         self.detail.openNoteRequested.connect(self.select_note)
+        self.detail.resolveConflictRequested.connect(self._resolve_conflict)
+        self.detail.linkTypeRequested.connect(self._set_link_type)
         host.operationDidExecute.connect(self._operation_executed)
         host.stateChanged.connect(lambda state: state == "ready" and self.apply_filters())
         self._update_actions()
@@ -221,6 +244,7 @@ class NotesView(QWidget):
             status=self.status.currentData(),
             category=self.category.currentData(),
             text=self.search.text().strip(),
+            conflicted=self.conflicts.isChecked(),
         )
 
     def apply_filters(self) -> None:
@@ -228,7 +252,28 @@ class NotesView(QWidget):
         self.model.set_query(self.current_query())
         if self.mode_group.checkedId() == 1:
             self._load_timeline()
+        self._refresh_conflict_count()
         self._update_actions()
+
+    def _refresh_conflict_count(self) -> None:
+        q = self.current_query()
+        if q.case_id is None and not q.include_global:
+            self._show_conflict_count(0)
+            return
+        self.host.call(
+            lambda e: len(e.open_conflicts(q.case_id, q.include_global)),
+            lambda n: self._show_conflict_count(n) if q == self.current_query() else None,
+            self._error,
+            name="conflict-count",
+        )
+
+    def _show_conflict_count(self, count: int) -> None:
+        """The badge: how many conflicts wait for the lawyer (red while any do)."""
+        self.conflict_count = count
+        self.conflicts.setText(self.tr("Conflicts %1").replace("%1", str(count)))
+        danger = tokens()["danger"]
+        self.conflicts.setIcon(icon("alert", danger if count else None))
+        self.conflicts.setStyleSheet(f"QToolButton {{ color: {danger}; font-weight: 600; }}" if count else "")
 
     def focus_search(self) -> None:
         self.search.setFocus()
@@ -246,11 +291,17 @@ class NotesView(QWidget):
             return
         if q.text:
             # a text filter: show the ranked hits in chronological order
-            self.timeline.set_notes(self.model.notes(), self._selected_id)
+            self.timeline.set_notes(self.model.notes(), self._selected_id, self.model.conflicted_ids)
             return
+        def fetch(e: Any) -> tuple[list[Any], frozenset[str]]:
+            notes = e.list_notes(q.case_id, q.include_global, q.status, q.category, order_by="event_date",
+                                 conflicted=q.conflicted)
+            marked = e.list_notes(q.case_id, q.include_global, "active", conflicted=True)
+            return notes, frozenset(n.id for n in marked)
+
         self.host.call(
-            lambda e: e.list_notes(q.case_id, q.include_global, q.status, q.category, order_by="created_at"),
-            lambda notes: self.timeline.set_notes(notes, self._selected_id) if q == self.current_query() else None,
+            fetch,
+            lambda r: self.timeline.set_notes(r[0], self._selected_id, r[1]) if q == self.current_query() else None,
             self._error,
             name="timeline",
         )
@@ -267,7 +318,7 @@ class NotesView(QWidget):
                 self._selected_id = None
                 self.detail.show_note(None)
         if self.mode_group.checkedId() == 1 and self.search.text().strip():
-            self.timeline.set_notes(self.model.notes(), self._selected_id)
+            self.timeline.set_notes(self.model.notes(), self._selected_id, self.model.conflicted_ids)
         self._update_actions()
 
     def _update_count(self) -> None:
@@ -319,19 +370,12 @@ class NotesView(QWidget):
         self._detail_token += 1
         token = self._detail_token
 
-        def fetch(e: Any) -> tuple[Any, list[Any], list[Any], dict[str, str]]:
+        def fetch(e: Any) -> tuple[Any, list[Any], list[Any], dict[str, Any]]:
             note = e.get_note(note_id)
             links = e.links_of(note_id)
             history = e.note_history(note_id)
-            titles: dict[str, str] = {}
-            for link in links:
-                other = link.dst if link.src == note_id else link.src
-                try:
-                    c = e.get_note(other).content
-                    titles[other] = c if len(c) <= 40 else c[:39] + "…"
-                except Exception:
-                    titles[other] = other[:8]
-            return note, links, history, titles
+            others = {n.id: n for n in e.notes_by_ids([link.dst for link in links])}
+            return note, links, history, others
 
         self.host.call(
             fetch,
@@ -340,9 +384,9 @@ class NotesView(QWidget):
             name="note-detail",
         )
 
-    def _show_detail(self, token: int, note: Any, links: list[Any], history: list[Any], titles: dict[str, str]) -> None:
+    def _show_detail(self, token: int, note: Any, links: list[Any], history: list[Any], others: dict[str, Any]) -> None:
         if token == self._detail_token:
-            self.detail.show_note(note, links, history, titles)
+            self.detail.show_note(note, links, history, others)
 
     # -- editing ---------------------------------------------------------------------------
     def _save(self, note_id: str, changes: dict[str, Any]) -> None:
@@ -367,23 +411,20 @@ class NotesView(QWidget):
             return
         v = dlg.values()
         case_id = None if v["global"] else self.case_id
-        self.add_note_values(v["content"], case_id, v["category"], v["tags"], v["pinned"])
+        self.add_note_values(v["content"], case_id, v["category"], v["tags"], v["pinned"],
+                             event_date=v.get("event_date"), source_kind=v.get("source_kind"))
 
     def add_note_values(self, content: str, case_id: str | None, category: str | None = None,
-                        tags: list[str] | None = None, pinned: bool = False) -> None:
+                        tags: list[str] | None = None, pinned: bool = False, *,
+                        event_date: str | None = None, source_kind: str | None = None) -> None:
         def done(result: Any) -> None:
             self._pending_select = result.note.id
-            action = {
-                "added": self.tr("Memory added."),
-                "updated": self.tr("Merged into an existing memory."),
-                "superseded": self.tr("Added; it replaces an older memory."),
-                "unchanged": self.tr("That memory already exists."),
-            }.get(result.action, "")
-            self.statusMessage.emit(action)
+            self.statusMessage.emit(texts.add_result_message(result.action))
             self.apply_filters()
 
         self.host.call(
-            lambda e: e.add_note(content, case_id=case_id, category=category, source="manual", pinned=pinned, tags=tags),
+            lambda e: e.add_note(content, case_id=case_id, category=category, source="manual", pinned=pinned,
+                                 tags=tags, event_date=event_date, source_kind=source_kind),
             done,
             self._error,
             origin=self,
@@ -481,6 +522,24 @@ class NotesView(QWidget):
             name="link-notes",
         )
 
+    def _resolve_conflict(self, note_id: str, other_id: str, keep: str) -> None:
+        """The lawyer settles a conflict: keep one (the other is expired) or both."""
+        def done(_notes: Any) -> None:
+            self.statusMessage.emit(self.tr("Conflict settled."))
+            self.apply_filters()
+            if self._selected_id:
+                self._load_detail(self._selected_id)
+
+        self.host.call(lambda e: e.resolve_conflict(note_id, other_id, keep), done, self._error,
+                       origin=self, name="resolve-conflict")
+
+    def _set_link_type(self, src: str, dst: str, label: str) -> None:
+        def done(_n: Any) -> None:
+            if self._selected_id:
+                self._load_detail(self._selected_id)
+
+        self.host.call(lambda e: e.set_link_type(src, dst, label), done, self._error, origin=self, name="link-type")
+
     def _unlink(self, src: str, dst: str) -> None:
         def done(_r: Any) -> None:
             if self._selected_id:
@@ -511,7 +570,7 @@ class NotesView(QWidget):
 
     def _header_menu(self, pos: Any) -> None:
         menu = QMenu(self)
-        for col in (COL_CATEGORY, COL_STATUS, COL_CREATED, COL_UPDATED):
+        for col in (COL_CATEGORY, COL_EVENT, COL_SOURCE, COL_STATUS, COL_CREATED, COL_UPDATED):
             act = menu.addAction(self.model.headerData(col, Qt.Orientation.Horizontal))
             act.setCheckable(True)
             act.setChecked(not self.table.isColumnHidden(col))
