@@ -70,10 +70,10 @@ def _demo_conflict_and_typed_links(engine: Any, case_id: str) -> None:
     """What the model's decision would find in the demo case (the screenshots run without
     one): the defendant's claim contradicts the service centre's report — a conflict the
     lawyer settles — and the report proves the fact it is about."""
-    notes = {n.content[:12]: n for n in engine.list_notes(case_id)}
+    notes = engine.list_notes(case_id)
 
     def find(start: str) -> Any:
-        return next(n for key, n in notes.items() if key.startswith(start))
+        return next(n for n in notes if n.content.startswith(start))
 
     report = find("品牌官方售后网点")
     claim = find("被告在答辩状中称")

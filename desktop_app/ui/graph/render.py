@@ -108,8 +108,6 @@ class Renderer:
         scr = f.pos * scale + offset  # screen coordinates of every node
         rad = m.radius * scale
         self._paint_edges(p, f, scr, rad, lod)
-        if lod == "near":
-            self._paint_edge_labels(p, f, scr, size)
         on_screen = (
             f.node_visible
             & (scr[:, 0] > -rad - 2)
@@ -124,6 +122,8 @@ class Renderer:
             self._paint_nodes(p, f, scr, rad, on_screen)
         self._paint_marks(p, f, scr, rad)
         self._paint_labels(p, f, scr, rad, on_screen, lod)
+        if lod == "near":  # last: short tags on top of the notes' labels, always readable
+            self._paint_edge_labels(p, f, scr, rad, size)
 
     # -- edges ------------------------------------------------------------------------
     def _paint_edges(
@@ -159,11 +159,11 @@ class Renderer:
             _draw_lines(p, self._arrow_heads(lines[arrows], rad[b[arrows]]))
 
     def _paint_edge_labels(
-        self, p: QPainter, f: Frame, scr: np.ndarray, size: tuple[float, float]
+        self, p: QPainter, f: Frame, scr: np.ndarray, rad: np.ndarray, size: tuple[float, float]
     ) -> None:
         """The relation a lawyer reads on a link (证明 / 适用 / 矛盾 / 补充 / 取代), at its
-        middle when zoomed in; plain 相关 only on the links of the selected or hovered note
-        (on every link it would bury the others)."""
+        middle when zoomed in and the link is long enough to hold it; plain 相关 only on the
+        links of the selected or hovered note (on every link it would bury the others)."""
         self.last_edge_labels_drawn = 0
         m = f.model
         if not len(m.edges):
@@ -182,10 +182,14 @@ class Renderer:
                 continue
             text = link_type_text(label)
             tw = self._fm.horizontalAdvance(text)
-            box = QRectF(x - tw / 2 - 2, y - self._fm.height() / 2, tw + 4, self._fm.height())
-            p.fillRect(box, self.look.background)
-            p.setPen(style.CONFLICT_COLOUR if label == "矛盾" else self.look.label)
-            p.drawText(QPointF(box.left() + 2, box.top() + self._fm.ascent()), text)
+            if float(np.hypot(*(scr[a] - scr[b]))) < tw + rad[a] + rad[b] + 12:
+                continue  # too short: the label would sit on the notes' own labels
+            box = QRectF(x - tw / 2 - 4, y - self._fm.height() / 2 - 1, tw + 8, self._fm.height() + 2)
+            colour = style.CONFLICT_COLOUR if label == "矛盾" else self.look.label
+            p.setPen(QPen(colour, 1.0))
+            p.setBrush(QBrush(self.look.background))
+            p.drawRoundedRect(box, 4, 4)
+            p.drawText(QPointF(box.left() + 4, box.top() + 1 + self._fm.ascent()), text)
             drawn += 1
             if drawn >= MAX_LABELS:
                 break

@@ -132,6 +132,7 @@ class NoteDetail(QFrame):
         box.addWidget(self.conflict_title)
         self.conflict_list = QListWidget()
         self.conflict_list.setMaximumHeight(90)
+        self.conflict_list.setWordWrap(True)
         self.conflict_list.itemDoubleClicked.connect(
             lambda item: self.openNoteRequested.emit(item.data(LINK_ROLE))
         )
