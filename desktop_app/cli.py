@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("content")
     add.add_argument("--case", help="case id or name (default: global scope)")
     add.add_argument("--category")
+    add.add_argument("--event-date", help="when the fact happened, e.g. 2024-07-15")
+    add.add_argument("--source-kind", help="当事人陈述 / 对方主张 / 证据显示 / 法院认定 / 律师判断 / 偏好")
 
     search = sub.add_parser("search", help="hybrid search in a case (plus global notes)")
     search.add_argument("query")
@@ -158,7 +160,11 @@ def _run(engine, args) -> int:
         _print_hits(engine.search(args.query, case_id=demo_case.id, k=5), args.json)
     elif args.command == "add":
         r = engine.add_note(
-            args.content, case_id=_resolve_case(engine, args.case), category=args.category
+            args.content,
+            case_id=_resolve_case(engine, args.case),
+            category=args.category,
+            event_date=args.event_date,
+            source_kind=args.source_kind,
         )
         _print(
             {
@@ -222,6 +228,8 @@ def _print_hits(hits, as_json: bool) -> None:
             "id": h.note.id,
             "category": h.note.category,
             "content": h.note.content,
+            "event_date": h.note.event_date,
+            "source_kind": h.note.source_kind,
             "vector_rank": h.parts.vector_rank,
             "text_rank": h.parts.text_rank,
             "link_bonus": round(h.parts.link_bonus, 4),
@@ -242,7 +250,8 @@ def _print_hits(hits, as_json: bool) -> None:
             why.append("关联")
         if r["pinned"]:
             why.append("置顶")
-        print(f"{r['score']:.3f}  [{r['category']}] {r['content']}  ({', '.join(why)})")
+        when = f"{r['event_date']} " if r["event_date"] else ""
+        print(f"{r['score']:.3f}  [{r['category']}] {when}{r['content']}  ({', '.join(why)})")
 
 
 if __name__ == "__main__":

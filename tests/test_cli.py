@@ -33,7 +33,8 @@ def demo_data(tmp_path_factory) -> Path:
 
 def test_demo_then_search_stats_export_roundtrip(demo_data, tmp_path):
     stats = json.loads(cli(demo_data, "stats").stdout)
-    assert stats["notes"] == stats["index_rows"] == 27
+    # 26 case notes (one is the defence's contrary claim, the demo conflict) + 2 global preferences
+    assert stats["notes"] == stats["index_rows"] == 28
     case = "张三诉某电商平台买卖合同纠纷（示例）"
     hits = json.loads(
         cli(demo_data, "--json", "search", "检测报告说屏幕是什么问题", "--case", case).stdout
@@ -46,7 +47,7 @@ def test_demo_then_search_stats_export_roundtrip(demo_data, tmp_path):
     proc = cli(fresh, "import", str(exported))
     assert proc.returncode == 0, proc.stderr
     # the case notes come back in a new case; the global preferences are not in a case export
-    assert json.loads(cli(fresh, "stats").stdout)["notes"] == 25
+    assert json.loads(cli(fresh, "stats").stdout)["notes"] == 26
 
     markdown = tmp_path / "case.md"
     assert (
@@ -101,3 +102,21 @@ def test_backup_list_and_restore(tmp_path):
     assert "pre-restore" in {
         b["kind"] for b in json.loads(cli(data, "--json", "list-backups").stdout)
     }
+
+
+def test_add_with_event_date_and_source_shows_them_in_search(tmp_path):
+    data = tmp_path / "data"
+    proc = cli(
+        data,
+        "add",
+        "一审开庭，地点在朝阳法院第三法庭",
+        "--event-date",
+        "2024-07-15",
+        "--source-kind",
+        "法院认定",
+    )
+    assert proc.returncode == 0, proc.stderr
+    hit = json.loads(cli(data, "--json", "search", "什么时候开庭").stdout)[0]
+    assert (hit["event_date"], hit["source_kind"]) == ("2024-07-15", "法院认定")
+    plain = cli(data, "search", "什么时候开庭").stdout
+    assert "2024-07-15 一审开庭" in plain

@@ -86,7 +86,7 @@ def detail_html(node: GraphNode, note: Note | None, history: Sequence[HistoryEnt
         rows.append(f"<p><b>Context</b><br>{escape(note.context)}</p>")
     if history:
         items = "".join(
-            f"<li>{escape(h.created_at.strftime('%Y-%m-%d %H:%M'))} · {escape(h.action)}"
+            f"<li>{escape(h.created_at.astimezone().strftime('%Y-%m-%d %H:%M'))} · {escape(h.action)}"
             f" <span style='color:#888'>({escape(h.actor)})</span>"
             + (f"<br><span style='color:#666'>{escape(h.reason)}</span>" if h.reason else "")
             + "</li>"

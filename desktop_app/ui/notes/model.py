@@ -293,7 +293,7 @@ class NotesTableModel(QAbstractTableModel):
                 COL_STATUS: lambda n: n.status,
                 COL_CREATED: lambda n: n.created_at,
                 COL_UPDATED: lambda n: n.updated_at,
-                COL_EVENT: lambda n: n.event_date or n.created_at.date().isoformat(),
+                COL_EVENT: lambda n: n.event_date or n.created_at.astimezone().date().isoformat(),
                 COL_PIN: lambda n: n.pinned,
             }.get(column)
             if key is None:
