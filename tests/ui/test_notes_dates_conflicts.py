@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
+from PySide6.QtWidgets import QScrollArea
 
 from desktop_app.ui.notes.add_dialog import AddNoteDialog
 from desktop_app.ui.notes.model import COL_EVENT, COL_SOURCE
@@ -70,6 +71,20 @@ def test_the_conflict_filter_and_settling_by_hand(qtbot, disputed):
     assert host.engine.get_note(receipt.id).status == "active"
     qtbot.waitUntil(lambda: view.conflict_count == 0, timeout=5000)
     qtbot.waitUntil(lambda: view.model.rowCount() == 0 and not view.model.loading, timeout=5000)
+
+
+def test_the_conflict_choices_fit_the_pane_at_the_default_window_size(qtbot, disputed):
+    """Seen in the real window (1215 px wide, the detail pane about 330 px): the three
+    choices side by side made the detail pane scroll sideways."""
+    _host, view, _case, claim, _receipt, _hearing = disputed
+    view.resize(960, 700)
+    view.splitter.setSizes([640, 320])  # the pane's width in that window
+    view.select_note(claim.id)
+    qtbot.waitUntil(lambda: view.detail.conflict_box.isVisible(), timeout=5000)
+    qtbot.wait(100)  # the layout settles
+    sideways = view.detail.findChild(QScrollArea).horizontalScrollBar()
+    assert not sideways.isVisible()
+    assert view.detail.keep_both_button.isVisible()
 
 
 def test_the_detail_pane_edits_the_event_date_and_the_source(qtbot, disputed, no_dialogs):

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -137,18 +138,22 @@ class NoteDetail(QFrame):
             lambda item: self.openNoteRequested.emit(item.data(LINK_ROLE))
         )
         box.addWidget(self.conflict_list)
-        resolve = QHBoxLayout()
+        # two rows: three buttons side by side are wider than the pane at the default
+        # window size (a horizontal scroll bar appeared)
+        resolve = QGridLayout()
         self.keep_this_button = QPushButton(self.tr("Keep this one"))
         self.keep_this_button.setToolTip(self.tr("This memory is right: the other is expired (kept in history)"))
         self.keep_other_button = QPushButton(self.tr("Keep the other"))
         self.keep_other_button.setToolTip(self.tr("The other memory is right: this one is expired (kept in history)"))
         self.keep_both_button = QPushButton(self.tr("Keep both"))
         self.keep_both_button.setToolTip(self.tr("Both stay: the conflict is marked as settled"))
-        for button, keep in ((self.keep_this_button, "this"), (self.keep_other_button, "other"),
-                             (self.keep_both_button, "both")):
+        for button, keep, row, column, span in (
+            (self.keep_this_button, "this", 0, 0, 1),
+            (self.keep_other_button, "other", 0, 1, 1),
+            (self.keep_both_button, "both", 1, 0, 2),
+        ):
             button.clicked.connect(lambda _c=False, k=keep: self._resolve(k))
-            resolve.addWidget(button)
-        resolve.addStretch(1)
+            resolve.addWidget(button, row, column, 1, span)
         box.addLayout(resolve)
         lay.addWidget(self.conflict_box)
         self.conflict_box.hide()
