@@ -119,6 +119,15 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX notes_pinned ON notes (case_id, status) WHERE pinned = 1;
         """,
     ),
+    (
+        # how a reply ended: the chat marks a stopped, cut-off (token budget) or broken
+        # (connection lost) reply, also after a restart; older replies were complete
+        "0005_messages_status",
+        """
+        ALTER TABLE messages ADD COLUMN status TEXT NOT NULL DEFAULT 'complete'
+            CHECK (status IN ('complete', 'stopped', 'truncated', 'interrupted'));
+        """,
+    ),
 )
 
 
