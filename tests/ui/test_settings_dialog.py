@@ -5,27 +5,11 @@ from __future__ import annotations
 
 import json
 
-import keyring
-import pytest
-from fakes.keyring_backend import MemoryKeyring
-
-from desktop_app.core.secrets import SecretStore
 from desktop_app.core.settings import Settings
 from desktop_app.ui import llm_setup
 from desktop_app.ui.settings.dialog import SettingsDialog
 
 SECRET = "sk-test-Secret-0123456789abcdef"
-
-
-@pytest.fixture
-def memory_keyring(monkeypatch):
-    backend = MemoryKeyring()
-    SecretStore.clear_session()
-    previous = keyring.get_keyring()
-    monkeypatch.setattr(llm_setup, "_session_store", SecretStore(backend=backend))
-    yield backend
-    keyring.set_keyring(previous)
-    SecretStore.clear_session()
 
 
 def test_provider_models_key_and_memory_params(
