@@ -39,17 +39,24 @@ def load_key(settings: Settings) -> str | None:
         return None
 
 
-def make_client(settings: Settings, api_key: str | None, data_dir: Path | None = None) -> Any:
-    """The client for ``settings``: the proxy choice applied (a custom proxy's password from
-    the keyring), and — with ``data_dir`` — what is learnt about the endpoint kept in its
-    settings file. Raises ProxyConfigError when the proxy choice cannot work."""
+def make_client(
+    settings: Settings,
+    api_key: str | None,
+    data_dir: Path | None = None,
+    *,
+    proxy_password: str | None = None,
+) -> Any:
+    """The client for ``settings``: the proxy choice applied (a custom proxy's password as
+    typed, else from the keyring), and — with ``data_dir`` — what is learnt about the
+    endpoint kept in its settings file. Raises ProxyConfigError when the proxy choice
+    cannot work."""
     from desktop_app.llm.factory import client_from_settings
 
     return client_from_settings(
         settings,
         api_key,
         settings_path=settings_file(data_dir) if data_dir is not None else None,
-        proxy_password=load_proxy_password(settings),
+        proxy_password=proxy_password or load_proxy_password(settings),
     )
 
 

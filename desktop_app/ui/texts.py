@@ -48,6 +48,11 @@ def in_ui_language(message: str) -> str:
     return message
 
 
+def one_language(zh: str, en: str) -> str:
+    """The UI language's half of a wording kept in both languages by a lower layer."""
+    return zh if i18n.is_chinese() else en
+
+
 def _has_cjk(text: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 

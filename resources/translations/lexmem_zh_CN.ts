@@ -3,12 +3,12 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="31" />
+        <location filename="../../desktop_app/ui/about.py" line="30" />
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="53" />
+        <location filename="../../desktop_app/ui/about.py" line="52" />
         <source>Qt is used under the LGPL v3. Licences of all bundled components:</source>
         <translation>Qt 依据 LGPL v3 使用。所有随附组件的许可证：</translation>
     </message>
@@ -79,79 +79,87 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="191" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="220" />
         <source>New chat</source>
+        <extracomment>the client whose warnings the user dismissed (shown again for a new client)</extracomment>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="199" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="228" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="202" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="231" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="207" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="236" />
         <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="237" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="237" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="213" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="249" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="216" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="244" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="252" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="258" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="224" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="258" />
+        <source>Got it</source>
+        <translation>知道了</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="266" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="315" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="315" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="259" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="317" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="261" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="319" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="524" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="577" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="529" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="582" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -191,17 +199,18 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>DetailPanel</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="31" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="36" />
         <source>Edit in Notes</source>
+        <extracomment>asynchronous alternative to the providers: ``loader(note_id, deliver)`` fetches off the UI thread and later calls ``deliver(note, history)`` on it</extracomment>
         <translation>在记忆中编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="32" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="37" />
         <source>Focus</source>
         <translation>聚焦</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="60" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="66" />
         <source>Click a note to see its details.</source>
         <translation>点击一条记忆查看详情。</translation>
     </message>
@@ -277,7 +286,7 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>GraphTab</name>
     <message>
-        <location filename="../../desktop_app/ui/graph_tab.py" line="29" />
+        <location filename="../../desktop_app/ui/graph_tab.py" line="31" />
         <source>The memory graph will appear here.</source>
         <translation>记忆图谱将显示在这里。</translation>
     </message>
@@ -285,22 +294,22 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>GraphView</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="317" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="322" />
         <source>Export graph</source>
         <translation>导出图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="328" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="333" />
         <source>No notes in this case yet.</source>
         <translation>本案还没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="330" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="335" />
         <source>{n} notes · {e} links</source>
         <translation>{n} 条记忆 · {e} 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="332" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="337" />
         <source>laying out…</source>
         <translation>正在布局…</translation>
     </message>
@@ -323,22 +332,22 @@ LexMem recalls the case's memories for every reply and learns from the conversat
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="91" />
+        <location filename="../../desktop_app/ui/main_window.py" line="92" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="102" />
+        <location filename="../../desktop_app/ui/main_window.py" line="103" />
         <source>About LexMem</source>
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="113" />
+        <location filename="../../desktop_app/ui/main_window.py" line="114" />
         <source>The memory library could not be opened: %1</source>
         <translation>无法打开记忆库：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="128" />
+        <location filename="../../desktop_app/ui/main_window.py" line="129" />
         <source>%1
 
 Restore the backup of %2? The damaged file is kept aside.</source>
@@ -347,22 +356,22 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="134" />
+        <location filename="../../desktop_app/ui/main_window.py" line="135" />
         <source>Restored the backup of %1.</source>
         <translation>已恢复 %1 的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="178" />
+        <location filename="../../desktop_app/ui/main_window.py" line="179" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="180" />
+        <location filename="../../desktop_app/ui/main_window.py" line="181" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="185" />
+        <location filename="../../desktop_app/ui/main_window.py" line="186" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
@@ -388,52 +397,79 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="93" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="95" />
         <source>You</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="93" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="95" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="114" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="128" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="116" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="117" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="130" />
         <source>Retry</source>
+        <extracomment>Retry next to "Stopped" / "Cut off" / "Connection broke" (the last reply only)</extracomment>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="146" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="165" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="151" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="175" />
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="175" />
+        <source>You stopped this reply; what came is kept.</source>
+        <translation>您停止了这条回答；已收到的部分已保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="177" />
+        <source>Cut off</source>
+        <translation>已截断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="178" />
+        <source>The reply reached the model's length limit and was cut off.</source>
+        <translation>回答达到了模型的长度上限，被截断了。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="181" />
+        <source>Connection broke</source>
+        <translation>连接中断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="182" />
+        <source>The connection broke during this reply; what came is kept.</source>
+        <translation>回答过程中连接中断；已收到的部分已保留。</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="160" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="205" />
         <source>Used %n memories</source>
         <translation><numerusform>用了 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="161" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="206" />
         <source>Memories recalled for this reply; click to see them</source>
         <translation>本次回答调取的记忆，点击查看</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="167" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="212" />
         <source>Memory updated · %n</source>
         <translation><numerusform>记忆已更新 · %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="213" />
         <source>What was learned from this turn; click to see it</source>
         <translation>本轮对话学到的内容，点击查看</translation>
     </message>
@@ -721,7 +757,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="118" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="506" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="503" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
@@ -732,7 +768,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="121" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="507" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="504" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
@@ -752,17 +788,17 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="275" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="276" />
         <source>%n matching memories</source>
         <translation><numerusform>%n 条匹配的记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="277" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="278" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="279" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="280" />
         <source>%n memories</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
@@ -788,7 +824,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="398" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="433" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="432" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
@@ -802,7 +838,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="431" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="430" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -813,22 +849,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="440" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="439" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="442" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="441" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="454" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="453" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="455" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="454" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -839,334 +875,371 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="474" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="472" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="511" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="508" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="509" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="534" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="531" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
         <location filename="../../desktop_app/ui/notes/view.py" line="542" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="547" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="547" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="556" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="551" />
         <source>Exported %n memories.</source>
         <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="573" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
 </context>
 <context>
+    <name>ProxySection</name>
+    <message>
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="33" />
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="40" />
+        <source>Proxy address</source>
+        <translation>代理地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="43" />
+        <source>Only if the proxy asks for one (kept in the keyring)</source>
+        <translation>仅在代理要求时填写（保存在系统钥匙串中）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="44" />
+        <source>Proxy password</source>
+        <translation>代理密码</translation>
+    </message>
+</context>
+<context>
+    <name>ReasoningDisclosure</name>
+    <message>
+        <location filename="../../desktop_app/ui/chat/reasoning_box.py" line="30" />
+        <source>Reasoning</source>
+        <translation>思考过程</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/reasoning_box.py" line="31" />
+        <source>The model's thinking before its answer (not saved)</source>
+        <translation>模型作答前的思考（不会保存）</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="46" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="342" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="351" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="47" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="355" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="365" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="52" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="53" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="53" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="54" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="54" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="55" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="55" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="56" />
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="59" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="60" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="61" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="62" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="81" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="82" />
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="84" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="85" />
         <source>Base URL</source>
         <translation>服务地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="91" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="93" />
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="97" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="99" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="105" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="107" />
         <source>Chat model</source>
         <translation>对话模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="108" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="110" />
         <source>Used for note construction and extraction; may be a cheaper model</source>
         <translation>用于构建和提取记忆，可以选更便宜的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="109" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="111" />
         <source>Memory model</source>
         <translation>记忆模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="112" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="114" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="113" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="115" />
         <source>Connect to the endpoint and list its models</source>
         <translation>连接服务并列出可用模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="121" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="125" />
         <source>Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer.</source>
         <translation>只有对话和记忆请求会发往该服务。本机服务商则一切都留在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="136" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="140" />
         <source>How similar a memory must be to the question to be used (0–1)</source>
         <translation>记忆与问题的相似度达到多少才会被使用（0–1）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="137" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="141" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="140" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="144" />
         <source>At most this many memories are given to the model per reply</source>
         <translation>每次回答最多提供给模型的记忆条数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="141" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="145" />
         <source>Memories per reply</source>
         <translation>每次回答的记忆数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="146" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="150" />
         <source>How much newer memories are preferred (0 = not at all)</source>
         <translation>较新记忆的优先程度（0 = 不优先）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="147" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="151" />
         <source>Recency weight</source>
         <translation>时效权重</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="155" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="159" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="158" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="162" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="159" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="163" />
         <source>A new language applies after a restart.</source>
         <translation>更改语言后需重启生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="163" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="167" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="164" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="168" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="165" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="169" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="166" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="170" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="172" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="176" />
         <source>Data folder:</source>
         <translation>数据文件夹：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="178" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="182" />
         <source>Open data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="185" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="189" />
         <source>A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder).</source>
         <translation>备份是数据库的一致性副本。恢复会替换当前全部记忆和对话（会在备份文件夹中保留一份安全副本）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="191" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="195" />
         <source>Back up now…</source>
         <translation>立即备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="193" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="197" />
         <source>Restore from backup…</source>
         <translation>从备份恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="204" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="208" />
         <source>About LexMem…</source>
         <translation>关于律记…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="291" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="304" />
         <source>Not needed for this provider</source>
         <translation>该服务商无需密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="293" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="306" />
         <source>•••••••• saved in the system keyring — type to replace</source>
         <translation>•••••••• 已保存在系统密钥库 — 输入新密钥可替换</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="295" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="308" />
         <source>Paste your API key</source>
         <translation>粘贴您的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="297" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="310" />
         <source>The key is stored only in the system keyring, never in a file.</source>
         <translation>密钥只保存在系统密钥库中，绝不写入文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="299" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="312" />
         <source>No system keyring is available: the key is kept for this session only.</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="309" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="323" />
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="322" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="338" />
         <source>Connected. %n models available.</source>
         <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="322" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="338" />
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="351" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
         <source>The new language applies after LexMem restarts.</source>
         <translation>新语言将在律记重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="382" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="382" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="365" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="388" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="391" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="379" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="397" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="402" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="397" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="380" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="403" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="387" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="410" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="393" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="416" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
@@ -1205,8 +1278,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="76" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="239" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="365" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="236" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="374" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
@@ -1217,8 +1290,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="92" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="279" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="305" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="285" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="311" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1263,58 +1336,58 @@ Remove the text from these backups too?</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="173" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="175" />
         <source> (archived)</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="208" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="203" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="208" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="203" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="218" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="218" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="240" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="237" />
         <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="324" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="324" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="333" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="341" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="334" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="342" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="365" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="374" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="368" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="377" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1322,9 +1395,9 @@ Remove the text from these backups too?</source>
 <context>
     <name>Startup</name>
     <message>
-        <location filename="../../desktop_app/ui/app.py" line="69" />
+        <location filename="../../desktop_app/ui/app.py" line="100" />
         <source>LexMem is already running with this data folder. Switch to the open window, or close it first.</source>
-        <extracomment>set by the start-up test and benchmark: print a line at the main window's first paint</extracomment>
+        <extracomment>set by the start-up test and benchmark: at the main window's first paint print one line, ``first-paint {"engine": &lt;state&gt;, "heavy_modules_loaded": [...]}``, then ``engine-ready`` (or ``engine-failed``) once the engine has opened in the background what must not be imported before the window shows (each costs a noticeable part of a second) the engine opens at the first paint; this is the latest it waits (a window never painted)</extracomment>
         <translation>律记已在使用这个数据文件夹。请切换到已打开的窗口，或先将其关闭。</translation>
     </message>
 </context>
@@ -1366,22 +1439,32 @@ Remove the text from these backups too?</source>
         <translation>未连接模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="76" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="78" />
+        <source>Model setup needs attention</source>
+        <translation>模型设置需要检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="81" />
+        <source>The model connection cannot work as set up: %1</source>
+        <translation>按当前设置无法连接模型：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="86" />
         <source>Offline: the model endpoint is not reachable; memory work is queued</source>
         <translation>离线：无法连接模型服务，记忆任务已排队</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="78" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="88" />
         <source>Offline: no model connected; notes and graph still work</source>
         <translation>离线：未连接模型，记忆和图谱仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="82" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
         <source>Online</source>
         <translation>在线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="82" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
         <source>Model configured</source>
         <translation>已配置模型</translation>
     </message>
@@ -1404,54 +1487,84 @@ Remove the text from these backups too?</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="42" />
+        <location filename="../../desktop_app/ui/texts.py" line="67" />
         <source>No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.</source>
         <translation>还没有连接模型服务。请打开设置，选择服务商（DeepSeek、OpenAI，或本机的 Ollama / LM Studio）并填写 API 密钥。不连接模型，记忆和图谱也能使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="46" />
+        <location filename="../../desktop_app/ui/texts.py" line="71" />
         <source>The API key was rejected. Check the key in Settings.</source>
         <translation>API 密钥被拒绝，请在设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="47" />
+        <location filename="../../desktop_app/ui/texts.py" line="72" />
         <source>The model does not exist on this endpoint. Pick another model in Settings.</source>
         <translation>该服务上没有这个模型，请在设置中选择其他模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="48" />
+        <location filename="../../desktop_app/ui/texts.py" line="73" />
         <source>The provider is rate limiting requests. Wait a moment, then retry.</source>
         <translation>请求过于频繁，请稍候再重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="49" />
+        <location filename="../../desktop_app/ui/texts.py" line="74" />
         <source>The model endpoint cannot be reached. Check the network or the base URL.</source>
         <translation>无法连接到模型服务，请检查网络或服务地址。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="50" />
+        <location filename="../../desktop_app/ui/texts.py" line="75" />
+        <source>The proxy setting cannot be used. Check it in Settings, or choose “No proxy”.</source>
+        <translation>代理设置无法使用。请在设置中检查，或选择“不使用代理”。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="76" />
+        <source>The connection to the model broke during the answer. What came is kept above; retry to get the whole answer.</source>
+        <translation>回答过程中与模型的连接中断了。已收到的部分保留在上方；重试可获得完整回答。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="78" />
+        <source>The answer reached the model's length limit and was cut off. Retry, or ask for a shorter answer.</source>
+        <translation>回答达到了模型的长度上限，被截断了。请重试，或要求更简短的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="80" />
+        <source>This conversation is now longer than the model can read at once. Start a new chat; the case's memories come along.</source>
+        <translation>这段对话已超出模型一次能读取的长度。请新建对话；本案的记忆会一并带上。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="82" />
+        <source>The model endpoint refused this request. Retry, or check the model in Settings.</source>
+        <translation>模型服务拒绝了这个请求。请重试，或在设置中检查模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="84" />
         <source>The model sent an unusable answer. Try again.</source>
         <translation>模型返回了无法使用的结果，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="51" />
+        <location filename="../../desktop_app/ui/texts.py" line="85" />
         <source>The model call failed.</source>
         <translation>调用模型失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="52" />
+        <location filename="../../desktop_app/ui/texts.py" line="86" />
         <source>Reading or writing local data failed.</source>
         <translation>读写本地数据失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="58" />
+        <location filename="../../desktop_app/ui/texts.py" line="93" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="58" />
+        <location filename="../../desktop_app/ui/texts.py" line="94" />
         <source>Retry</source>
         <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="95" />
+        <source>New chat</source>
+        <translation>新对话</translation>
     </message>
 </context>
 <context>
