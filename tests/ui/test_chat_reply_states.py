@@ -173,6 +173,7 @@ def test_a_stopped_reply_is_marked_with_retry_and_stays_marked(qtbot, setup, ui_
     qtbot.waitUntil(lambda: not view.streaming, timeout=10_000)
     reply = _messages(view)[-1]
     assert reply.status_label.text() == "Stopped" and reply.marker_retry.isVisibleTo(view)
+    assert not reply.retry_button.isVisibleTo(view)  # one Retry, not two
     conv = view.conversation
     view.set_conversation(None)
     view.set_conversation(host.engine.get_conversation(conv.id))  # read back from the database
@@ -231,9 +232,10 @@ def test_a_connection_dropped_mid_stream_says_so_keeps_the_part_and_offers_retry
     host, view, _case = setup
     bar = StatusBar(host)
     qtbot.addWidget(bar)
-    ui_model.chat_replies.append(Reply.text("好的"))
+    earlier = "第一条意见。\n\n" * 40  # fills the view: the card comes below the fold
+    ui_model.chat_replies.append(Reply.text(earlier))
     _send(qtbot, view, "你好")
-    qtbot.waitUntil(lambda: not view.streaming and len(_messages(view)) == 2, timeout=10_000)
+    qtbot.waitUntil(lambda: not view.streaming and len(_messages(view)) == 2, timeout=20_000)
     assert host.connectivity == "online"
     ui_model.chat_replies.append(Reply.text(LAW, cut_after=3, chunk_delay=0.01))
     _send(qtbot, view, "赔偿标准？")
@@ -242,7 +244,10 @@ def test_a_connection_dropped_mid_stream_says_so_keeps_the_part_and_offers_retry
     assert "connection" in card.label.text().lower()
     assert "unusable" not in card.label.text().lower()
     assert "retry" in card.buttons
+    # scrolled into sight, whole (it is laid out after the reply's last scroll)
+    qtbot.waitUntil(lambda: card.visibleRegion().boundingRect().height() == card.height(), timeout=2_000)
     reply = _messages(view)[-1]
+    assert not reply.marker_retry.isVisibleTo(view) and not reply.retry_button.isVisibleTo(view)
     assert reply.text() == LAW[:12] and reply.status_label.text() == "Connection broke"
     assert (_stored(host, view)[-1].content, _stored(host, view)[-1].status) == (
         LAW[:12],
@@ -255,7 +260,7 @@ def test_a_connection_dropped_mid_stream_says_so_keeps_the_part_and_offers_retry
         lambda: not view.streaming and _messages(view)[-1].text() == "完整回答", timeout=10_000
     )
     assert not _cards(view) and host.connectivity == "online"
-    assert [m.text() for m in _messages(view)] == ["你好", "好的", "赔偿标准？", "完整回答"]
+    assert [m.text() for m in _messages(view)] == ["你好", earlier, "赔偿标准？", "完整回答"]
 
 
 def test_a_conversation_too_long_for_the_model_offers_a_new_one(qtbot, setup, ui_model):

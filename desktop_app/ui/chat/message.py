@@ -193,11 +193,13 @@ class MessageWidget(QFrame):
 
     def set_retry_visible(self, visible: bool) -> None:
         self._retry_allowed = visible and self.role == "assistant"
-        self.retry_button.setVisible(self._retry_allowed)
         self._update_marker_retry()
 
     def _update_marker_retry(self) -> None:
-        self.marker_retry.setVisible(self._retry_allowed and self.status != "complete")
+        # one Retry per bubble: the worded one beside the mark of a reply that did not complete
+        incomplete = self.status != "complete"
+        self.marker_retry.setVisible(self._retry_allowed and incomplete)
+        self.retry_button.setVisible(self._retry_allowed and not incomplete)
 
     def set_injected(self, note_ids: Sequence[str]) -> None:
         self.injected_ids = list(note_ids)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -119,6 +120,9 @@ class ChatView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        #: until then, content that grows keeps the view at the bottom (see _scroll_to_bottom)
+        self._pinned_to_bottom_until = 0.0
+        self.scroll.verticalScrollBar().rangeChanged.connect(self._range_changed)
         canvas = QWidget()
         canvas.setObjectName("ChatCanvas")
         outer = QHBoxLayout(canvas)
@@ -377,14 +381,24 @@ class ChatView(QWidget):
 
     def _update_retry_buttons(self) -> None:
         last = next((w for w in reversed(self._messages) if isinstance(w, MessageWidget)), None)
+        # an error card under the last reply offers Retry itself: one Retry on screen
+        tail = self._messages[-1] if self._messages else None
+        card_retries = isinstance(tail, ErrorCard) and "retry" in tail.buttons
         for w in self._messages:
             if isinstance(w, MessageWidget):
-                w.set_retry_visible(w is last and not self.streaming)
+                w.set_retry_visible(w is last and not self.streaming and not card_retries)
 
     def _scroll_to_bottom(self) -> None:
         bar = self.scroll.verticalScrollBar()
         # with the bar as context: dropped if the view is gone before the timer fires
         QTimer.singleShot(0, bar, lambda: bar.setValue(bar.maximum()))
+        # a widget just added is laid out later than that timer (an error card under a
+        # reply stayed out of sight): follow the growth for a moment
+        self._pinned_to_bottom_until = time.monotonic() + 0.5
+
+    def _range_changed(self, _minimum: int, maximum: int) -> None:
+        if time.monotonic() < self._pinned_to_bottom_until:
+            self.scroll.verticalScrollBar().setValue(maximum)
 
     # -- a turn ----------------------------------------------------------------------------
     def send(self, text: str) -> None:
