@@ -45,7 +45,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.host = host
         self.setWindowTitle(self.tr("Settings"))
-        self.resize(620, 520)
+        self.resize(640, 660)  # the Model page holds the proxy rows and their warning
         self._original = host.settings
         self._ops: list[Op] = []
         lay = QVBoxLayout(self)
@@ -109,6 +109,9 @@ class SettingsDialog(QDialog):
         self.memory_model.setEditable(True)
         self.memory_model.setToolTip(self.tr("Used for note construction and extraction; may be a cheaper model"))
         form.addRow(self.tr("Memory model"), self.memory_model)
+        # before Test connection: the test goes through the chosen proxy
+        self.proxy = ProxySection(form, page)
+        self.api_key.textChanged.connect(self._update_connection_warning)
 
         test_row = QHBoxLayout()
         self.test_button = QPushButton(icon("refresh"), self.tr("Test connection"))
@@ -119,8 +122,6 @@ class SettingsDialog(QDialog):
         self.test_result.setWordWrap(True)
         test_row.addWidget(self.test_result, 1)
         form.addRow("", test_row)
-        self.proxy = ProxySection(form, page)
-        self.api_key.textChanged.connect(self._update_connection_warning)
         privacy = QLabel(
             self.tr("Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer.")
         )
