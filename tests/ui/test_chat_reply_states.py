@@ -294,12 +294,19 @@ def test_a_proxy_that_cannot_work_is_named_not_called_not_configured(qtbot, make
     host = make_host(llm_factory=broken)
     assert host.llm is None and isinstance(host.llm_error, ProxyConfigError)
     assert host.connectivity == "misconfigured"
+    from desktop_app.ui.status_bar import StatusBar
+
+    bar = StatusBar(host)
+    qtbot.addWidget(bar)
+    bar._connectivity()
+    assert bar.model_label.text() == "Model setup needs attention"
+    assert "proxy address" in bar.conn_icon.toolTip() and "代理" not in bar.conn_icon.toolTip()
     case = host.engine.create_case("c")
     view = _view(qtbot, host, case.id)
     assert "proxy address" in view.banner_label.text()
     assert "No model is connected" not in view.banner_label.text()
     _send(qtbot, view, "你好")
-    qtbot.waitUntil(lambda: bool(_cards(view)), timeout=10_000)
+    qtbot.waitUntil(lambda: bool(_cards(view)), timeout=20_000)
     card = _cards(view)[-1]
     assert "proxy address" in card.label.text() and "代理" not in card.label.text()
     assert list(card.buttons) == ["settings"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from fakes.llm_server import Reply
+
 from desktop_app.core.settings import Settings
 from desktop_app.ui import llm_setup
 from desktop_app.ui.settings.dialog import SettingsDialog
@@ -147,3 +149,30 @@ def test_a_key_over_plain_http_to_a_remote_host_is_warned_in_settings(qtbot, mak
     for fine in ("https://llm.example.com/v1", "http://192.168.1.20:11434/v1", "http://localhost:1234/v1"):
         dlg.base_url.setText(fine)
         assert not dlg.proxy.warning.isVisibleTo(dlg), fine
+
+
+def test_the_app_client_remembers_what_it_learnt_in_the_data_folder(tmp_path, fake_deepseek):
+    """Issue 13, item 8, as the app wires it: the host's own client factory (no test double)
+    builds through llm.factory with the data folder's settings.json, so a mode refused once
+    is not paid for again after a restart."""
+    from desktop_app.core.paths import settings_file
+    from desktop_app.core.settings import load_settings, save_settings
+    from desktop_app.ui.engine_host import EngineHost
+
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    settings = Settings(
+        provider="ollama", base_url=fake_deepseek.base_url, chat_model="fake-chat", memory_model=""
+    )
+    save_settings(settings, settings_file(data_dir))
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+    for _restart in range(2):
+        client = EngineHost(data_dir, settings)._llm_factory(settings)
+        try:
+            fake_deepseek.push(Reply.json({"a": 1}))
+            assert client.complete_json("s", "u", schema, "probe")[0] == {"a": 1}
+        finally:
+            client.close()
+    assert fake_deepseek.calls == 3  # one refusal, then the remembered mode straight away
+    learnt = load_settings(settings_file(data_dir)).llm_endpoints
+    assert learnt[fake_deepseek.base_url]["fake-chat"]["json_mode"] == "json_object"
