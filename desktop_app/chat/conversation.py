@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from desktop_app.chat.model_reply import EventCallback
 from desktop_app.chat.pipeline import ChatPipeline, PreparedTurn, TurnOutcome, collapse_retries
 
 if TYPE_CHECKING:  # the memory modules load in a worker with the engine, after the first paint
@@ -57,11 +58,14 @@ class ConversationController:
         engine: Callable[[], Any],
         llm: Callable[[], Any],
         language: Callable[[], str],
+        llm_problem: Callable[[], BaseException | None] = lambda: None,
     ) -> None:
-        #: getters: the engine is replaced by a restore, the LLM by Settings
+        #: getters: the engine is replaced by a restore, the LLM by Settings;
+        #: ``llm_problem``: why there is no LLM client (raised by a turn instead of "not set up")
         self._engine = engine
         self._llm = llm
         self._language = language
+        self._llm_problem = llm_problem
         self.case_id: str | None = None
         self.conversation: Conversation | None = None
         self.memory_enabled = True
@@ -149,13 +153,16 @@ class ConversationController:
         on_prepared: Callable[[PreparedTurn], None] | None = None,
         on_delta: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
+        on_event: EventCallback | None = None,
     ) -> TurnOutcome:
         """*worker*: name the conversation if this is its first question, then ask, stream
-        and store the reply."""
+        and store the reply (``on_event``: see :meth:`ChatPipeline.stream`)."""
         engine = self._engine()
         if plan.rename_to:
             engine.rename_conversation(plan.conversation_id, plan.rename_to)
-        pipeline = ChatPipeline(engine, self._llm(), self._language())
+        llm = self._llm()
+        unavailable = self._llm_problem() if llm is None else None
+        pipeline = ChatPipeline(engine, llm, self._language(), unavailable=unavailable)
         return pipeline.run_turn(
             plan.conversation_id,
             plan.case_id,
@@ -165,16 +172,17 @@ class ConversationController:
             on_prepared=on_prepared,
             on_delta=on_delta,
             cancel=cancel,
+            on_event=on_event,
         )
 
     def queue_learning(self, outcome: TurnOutcome) -> str | None:
         """*worker*: queue knowledge extraction for a finished turn as a durable job (the
         job runner takes it; nothing waits).  Returns the job's key, or None when nothing
-        is to be learned (memory off, stopped, empty reply)."""
+        is to be learned (memory off, a reply that did not complete, an empty one)."""
         from desktop_app.memory.jobs import turn_job_key
 
         p = outcome.prepared
-        if not p.memory_enabled or outcome.cancelled or not outcome.reply.strip():
+        if not outcome.teaches:
             return None
         self._engine().ingest_turn(
             p.user_text,

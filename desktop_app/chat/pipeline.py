@@ -3,6 +3,11 @@
 The UI runs these methods in a worker thread; nothing here blocks on the UI or knows it.
 Memory is injected as its own system message (worded by memory_message.py in the UI's
 language), never mixed into the user's text, and a conversation with memory switched off neither reads nor writes memory.
+
+The stored reply is the answer only (model_reply.py): the model's thinking is handed to the UI
+for this session and never stored nor learnt from. A reply that was stopped, cut off by the
+token budget or broken off by a lost connection is stored with what came and its status, and
+only a complete reply teaches memory.
 """
 
 from __future__ import annotations
@@ -15,6 +20,12 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from desktop_app.chat.memory_message import format_memories
+from desktop_app.chat.model_reply import (
+    STOPPED_BEFORE_SENDING,
+    EventCallback,
+    StreamedReply,
+    read_reply,
+)
 from desktop_app.chat.prompts import system_prompt
 from desktop_app.core.clock import local_now
 from desktop_app.core.errors import ProviderNotConfiguredError
@@ -45,9 +56,28 @@ class PreparedTurn:
 @dataclass(slots=True)
 class TurnOutcome:
     prepared: PreparedTurn
-    reply: str
+    reply: str  # the answer only
     cancelled: bool
     assistant_message: Any | None  # the stored Message
+    #: complete / stopped / truncated / interrupted (stored with the message)
+    status: str = ""
+    reasoning: str = ""  # the model's thinking, shown collapsed this session; never stored
+    error: BaseException | None = None  # what broke an interrupted reply
+
+    def __post_init__(self) -> None:
+        if not self.status:
+            self.status = "stopped" if self.cancelled else "complete"
+
+    @property
+    def truncated(self) -> bool:
+        return self.status == "truncated"
+
+    @property
+    def teaches(self) -> bool:
+        """Whether this turn is learnt from: a complete reply in a conversation with memory."""
+        return (
+            self.prepared.memory_enabled and self.status == "complete" and bool(self.reply.strip())
+        )
 
 
 def collapse_retries(messages: Sequence[Any]) -> list[Any]:
@@ -62,10 +92,20 @@ def collapse_retries(messages: Sequence[Any]) -> list[Any]:
 
 
 class ChatPipeline:
-    def __init__(self, engine: Any, llm: StreamingLLM | None, language: str = "zh_CN") -> None:
+    def __init__(
+        self,
+        engine: Any,
+        llm: StreamingLLM | None,
+        language: str = "zh_CN",
+        *,
+        unavailable: BaseException | None = None,
+    ) -> None:
+        """``unavailable``: why there is no ``llm`` (a proxy setting that cannot work…),
+        raised by a turn instead of the generic "not configured"."""
         self.engine = engine
         self.llm = llm
         self.language = language
+        self.unavailable = unavailable
 
     # -- step 1 -------------------------------------------------------------------------
     def prepare(
@@ -127,33 +167,44 @@ class ChatPipeline:
         prepared: PreparedTurn,
         on_delta: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
-    ) -> tuple[str, bool]:
-        """Stream the reply; returns (text, cancelled). Raises LLM errors as they come."""
+        on_event: EventCallback | None = None,
+    ) -> StreamedReply:
+        """Stream the reply: ``on_delta`` gets the answer's text, ``on_event(kind, text)``
+        every event (answer, reasoning, retract). Stopped before the request, nothing is
+        sent. Raises LLM errors that come before any answer text."""
         if self.llm is None:
+            if self.unavailable is not None:
+                raise self.unavailable
             raise ProviderNotConfiguredError("no LLM client configured")
         cancel = cancel or threading.Event()
-        parts: list[str] = []
-        for delta in self.llm.stream_chat(prepared.messages, cancel=cancel):
-            if cancel.is_set():
-                break
-            if delta:
-                parts.append(delta)
-                if on_delta is not None:
-                    on_delta(delta)
-        return "".join(parts), cancel.is_set()
+        if cancel.is_set():  # Stop came while the memories were recalled
+            return STOPPED_BEFORE_SENDING
+        stream = self.llm.stream_chat(prepared.messages, cancel=cancel)
+        return read_reply(stream, cancel, on_delta, on_event)
 
     # -- step 3 -------------------------------------------------------------------------
-    def finish(self, prepared: PreparedTurn, reply: str, cancelled: bool) -> TurnOutcome:
-        """Store the reply with the ids of the notes that were injected for it."""
+    def finish(self, prepared: PreparedTurn, reply: StreamedReply) -> TurnOutcome:
+        """Store the reply with the ids of the notes that were injected for it, and how it
+        ended. A reply that did not complete is stored even when empty: its mark (and
+        Retry) must survive a restart."""
         message = None
-        if reply.strip():
+        if reply.text.strip() or reply.status != "complete":
             message = self.engine.add_message(
                 prepared.conversation_id,
                 "assistant",
-                reply,
+                reply.text,
                 injected_note_ids=tuple(n.id for n in prepared.injected),
+                status=reply.status,
             )
-        return TurnOutcome(prepared, reply, cancelled, message)
+        return TurnOutcome(
+            prepared,
+            reply.text,
+            reply.status == "stopped",
+            message,
+            status=reply.status,
+            reasoning=reply.reasoning,
+            error=reply.error,
+        )
 
     def run_turn(
         self,
@@ -166,20 +217,22 @@ class ChatPipeline:
         on_prepared: Callable[[PreparedTurn], None] | None = None,
         on_delta: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
+        on_event: EventCallback | None = None,
     ) -> TurnOutcome:
         prepared = self.prepare(
             conversation_id, case_id, user_text, memory_enabled=memory_enabled, retry=retry
         )
         if on_prepared is not None:
             on_prepared(prepared)
-        reply, cancelled = self.stream(prepared, on_delta, cancel)
-        return self.finish(prepared, reply, cancelled)
+        reply = self.stream(prepared, on_delta, cancel, on_event)
+        return self.finish(prepared, reply)
 
     # -- step 4 (background) ------------------------------------------------------------
     def extract(self, outcome: TurnOutcome) -> list[Any]:
-        """Knowledge extraction after a complete turn; nothing when memory is off or stopped."""
+        """Knowledge extraction after a complete turn; nothing when memory is off or the reply
+        did not complete (stopped, cut off, broken)."""
         p = outcome.prepared
-        if not p.memory_enabled or outcome.cancelled or not outcome.reply.strip():
+        if not outcome.teaches:
             return []
         results = self.engine.ingest_turn(
             p.user_text,

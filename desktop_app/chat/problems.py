@@ -8,7 +8,8 @@ from typing import Literal
 from desktop_app.core import errors
 from desktop_app.core.errors import ProviderNotConfiguredError
 
-FixAction = Literal["settings", "retry", "none"]
+#: "new_chat": start a new conversation (the current one is too long for the model)
+FixAction = Literal["settings", "retry", "new_chat", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,14 +18,23 @@ class Problem:
     user_message: str  # bilingual fallback from the exception tree
     actions: tuple[FixAction, ...]
     technical: str
+    #: the message names this very cause (which proxy setting, a used-up balance, a timeout)
+    #: rather than the class's default: the UI must show it, not its generic wording
+    specific: bool = False
 
 
+#: most specific first
 _KINDS: tuple[tuple[type[BaseException], str, tuple[FixAction, ...]], ...] = (
     (ProviderNotConfiguredError, "not_configured", ("settings",)),
+    (errors.ProxyConfigError, "proxy", ("settings",)),
     (errors.AuthenticationError, "auth", ("settings",)),
     (errors.ModelNotFoundError, "model_missing", ("settings",)),
     (errors.RateLimitedError, "rate_limited", ("retry",)),
     (errors.EndpointUnreachableError, "unreachable", ("retry", "settings")),
+    (errors.ConnectionLostError, "connection_lost", ("retry",)),
+    (errors.TruncatedResponseError, "truncated", ("retry",)),
+    (errors.ContextTooLongError, "context_too_long", ("new_chat",)),
+    (errors.RequestRejectedError, "rejected", ("retry", "settings")),
     (errors.BadResponseError, "bad_response", ("retry",)),
     (errors.LLMError, "llm", ("retry", "settings")),
     (errors.StorageError, "storage", ("retry",)),
@@ -35,7 +45,9 @@ _KINDS: tuple[tuple[type[BaseException], str, tuple[FixAction, ...]], ...] = (
 def describe_error(exc: BaseException) -> Problem:
     for cls, kind, actions in _KINDS:
         if isinstance(exc, cls):
-            return Problem(kind, exc.user_message, actions, f"{type(exc).__name__}: {exc}")  # type: ignore[attr-defined]
+            message: str = exc.user_message  # type: ignore[attr-defined]
+            specific = message != getattr(type(exc), "default_user_message", message)
+            return Problem(kind, message, actions, f"{type(exc).__name__}: {exc}", specific)
     return Problem(
         "unexpected",
         errors.LexMemError.default_user_message,

@@ -24,7 +24,9 @@ first, English after), which the UI shows as is; ``str(exc)`` stays technical fo
             ├── InvalidAnswerError    the structured answer is unusable (also a ValueError)
             │   └── SchemaValidationError  it does not match the schema (``errors``)
             ├── TruncatedResponseError  the token budget cut the answer off
-            └── RequestRejectedError    HTTP 400 that no fallback can fix (context too long…)
+            ├── ConnectionLostError     the connection broke in the middle of a streamed reply
+            └── RequestRejectedError    HTTP 400 that no fallback can fix
+                └── ContextTooLongError   the prompt is longer than the model's context
 
 Warnings are not errors: nothing failed, but the user should know. They carry a
 ``user_message`` too and are handed to the UI as values (``LLMClient.warnings``), not raised.
@@ -170,10 +172,31 @@ class TruncatedResponseError(BadResponseError):
     )
 
 
+class ConnectionLostError(BadResponseError):
+    """The stream broke after part of the reply had arrived (the part is kept by the caller).
+
+    Not an unusable answer: what came was fine, the connection went away (a dropped network,
+    a proxy or a server restarting), so the user is told that and offered Retry."""
+
+    default_user_message = (
+        "与模型服务的连接在回答途中断开了；已收到的部分保留在上面，可以重试。 / "
+        "The connection to the model broke during the answer; the part received is kept "
+        "above. Retry to get the whole answer."
+    )
+
+
 class RequestRejectedError(BadResponseError):
     default_user_message = (
         "模型服务拒绝了这个请求（参数或内容不被接受）。 / "
         "The model endpoint rejected the request (a parameter or the content was not accepted)."
+    )
+
+
+class ContextTooLongError(RequestRejectedError):
+    default_user_message = (
+        "对话内容太长，超出了模型一次能读的长度；请开始新的对话或缩短内容。 / "
+        "The conversation is longer than the model can read at once; start a new one or "
+        "shorten it."
     )
 
 

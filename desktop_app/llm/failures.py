@@ -23,6 +23,7 @@ import openai
 from desktop_app.core.errors import (
     AuthenticationError,
     BadResponseError,
+    ContextTooLongError,
     EndpointUnreachableError,
     LLMError,
     ModelNotFoundError,
@@ -173,18 +174,12 @@ def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
         return None
 
 
-_CONTEXT_MESSAGE = (
-    "对话内容太长，超出了模型一次能读的长度；请开始新的对话或缩短内容。 / "
-    "The conversation is longer than the model can read at once; start a new one or shorten it."
-)
-
-
 def rejected_error(exc: openai.APIStatusError, cause: BadRequestCause | None = None) -> LLMError:
     """The error for a 400/422 that no fallback fixes."""
     code, _, message = _fields(exc)
     detail = f"HTTP {exc.status_code} {code}: {message}".strip()
     if cause is not None and cause.kind == "context":
-        return RequestRejectedError(detail, user_message=_CONTEXT_MESSAGE)
+        return ContextTooLongError(detail)
     return RequestRejectedError(detail)
 
 

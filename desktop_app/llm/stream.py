@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from desktop_app.core.errors import BadResponseError, EndpointUnreachableError
+from desktop_app.core.errors import ConnectionLostError, EndpointUnreachableError
 
 from .abort import AbortScope
 from .failures import map_openai_error
@@ -169,7 +169,8 @@ class ChatStream:
                     self._parts.add(event)
                     yield event
                 if self.finish_reason is None:
-                    raise BadResponseError(
+                    # the server closed the stream early: a broken connection, not a bad answer
+                    raise ConnectionLostError(
                         f"stream ended without a finish reason after {len(self.text)} chars (cut?)"
                     )
             finished = True
@@ -220,8 +221,8 @@ class ChatStream:
     def _raise(self, exc: BaseException) -> None:
         err = map_openai_error(exc)
         if isinstance(err, EndpointUnreachableError) and (self.text or self.reasoning):
-            # Bytes had arrived: the endpoint was reachable, the stream broke.
-            err = BadResponseError(f"stream cut after {len(self.text)} chars: {exc}")
+            # Bytes had arrived: the endpoint was reachable, the connection broke.
+            err = ConnectionLostError(f"stream cut after {len(self.text)} chars: {exc}")
         raise err from exc
 
     # -- the request, in its own thread ----------------------------------------------------------

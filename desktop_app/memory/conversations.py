@@ -13,7 +13,12 @@ from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.scope import sql_in_scope
 from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
-from desktop_app.memory.types import DEFAULT_CONVERSATION_TITLE, Conversation, Message
+from desktop_app.memory.types import (
+    DEFAULT_CONVERSATION_TITLE,
+    MESSAGE_STATUSES,
+    Conversation,
+    Message,
+)
 
 DEFAULT_TITLE = DEFAULT_CONVERSATION_TITLE
 ROLES = frozenset({"user", "assistant", "system"})
@@ -38,6 +43,7 @@ def row_to_message(row: sqlite3.Row) -> Message:
         content=row["content"],
         created_at=from_iso(row["created_at"]),
         injected_note_ids=tuple(json.loads(row["injected_note_ids"])),
+        status=row["status"],
     )
 
 
@@ -132,16 +138,22 @@ class Conversations:
         role: str,
         content: str,
         injected_note_ids: Sequence[str] = (),
+        status: str = "complete",
     ) -> Message:
+        """Store one message; ``status`` says how a reply ended (see MESSAGE_STATUSES)."""
         if role not in ROLES:
             raise InvalidInputError(f"unknown role {role!r}")
+        if status not in MESSAGE_STATUSES:
+            raise InvalidInputError(f"unknown message status {status!r}")
         self.get(conversation_id)
         now = utcnow()
-        msg = Message(new_id(), conversation_id, role, content, now, tuple(injected_note_ids))
+        msg = Message(
+            new_id(), conversation_id, role, content, now, tuple(injected_note_ids), status
+        )
         with self._store.write() as conn:
             conn.execute(
-                "INSERT INTO messages (id, conversation_id, role, content, created_at, injected_note_ids) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO messages (id, conversation_id, role, content, created_at, "
+                "injected_note_ids, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     msg.id,
                     conversation_id,
@@ -149,6 +161,7 @@ class Conversations:
                     content,
                     to_iso(now),
                     json.dumps(list(injected_note_ids)),
+                    status,
                 ),
             )
             conn.execute(

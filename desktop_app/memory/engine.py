@@ -636,8 +636,12 @@ class MemoryEngine:
         role: str,
         content: str,
         injected_note_ids: Sequence[str] = (),
+        status: str = "complete",
     ) -> Message:
-        return self._conversations.add_message(conversation_id, role, content, injected_note_ids)
+        """``status``: how a reply ended — complete, stopped, truncated or interrupted."""
+        return self._conversations.add_message(
+            conversation_id, role, content, injected_note_ids, status
+        )
 
     def delete_message(self, message_id: str) -> None:
         """Remove one message (Retry replaces the last reply)."""

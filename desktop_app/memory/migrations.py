@@ -166,6 +166,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
         _event_dates_and_sources,
     ),
+    (
+        # how a reply ended: the chat marks a stopped, cut-off (token budget) or broken
+        # (connection lost) reply, also after a restart; older replies were complete
+        "0005_messages_status",
+        """
+        ALTER TABLE messages ADD COLUMN status TEXT NOT NULL DEFAULT 'complete'
+            CHECK (status IN ('complete', 'stopped', 'truncated', 'interrupted'));
+        """,
+    ),
 )
 
 

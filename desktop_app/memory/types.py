@@ -22,6 +22,9 @@ CATEGORY_LABELS_EN: dict[str, str] = {
 DEFAULT_CATEGORY = "事实"
 #: the title of a conversation before its first question names it
 DEFAULT_CONVERSATION_TITLE = "新对话"
+#: how a stored reply ended: whole, stopped by the user, cut off by the token budget, or broken
+#: off by a lost connection (the last three keep the part that came)
+MESSAGE_STATUSES: tuple[str, ...] = ("complete", "stopped", "truncated", "interrupted")
 
 NOTE_STATUSES: tuple[str, ...] = ("active", "superseded", "archived")
 
@@ -322,3 +325,5 @@ class Message:
     content: str
     created_at: datetime
     injected_note_ids: tuple[str, ...]
+    #: how the reply ended: complete / stopped / truncated / interrupted (MESSAGE_STATUSES)
+    status: str = "complete"

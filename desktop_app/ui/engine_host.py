@@ -19,12 +19,19 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from desktop_app.core.errors import EndpointUnreachableError, LLMError
+from desktop_app.core.errors import (
+    ConnectionLostError,
+    EndpointUnreachableError,
+    LLMError,
+    ProviderNotConfiguredError,
+    ProxyConfigError,
+)
 from desktop_app.core.settings import Settings
 from desktop_app.ui import llm_setup
 from desktop_app.ui.workers import Op, run_op
@@ -32,6 +39,18 @@ from desktop_app.ui.workers import Op, run_op
 log = logging.getLogger(__name__)
 
 EngineFactory = Callable[[Path, Any, Settings], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NoLLM:
+    """No client could be built from the settings, and why (for the UI to name)."""
+
+    error: LLMError
+
+
+def _client_and_error(built: Any) -> tuple[Any, LLMError | None]:
+    """A client (or None), or a :class:`NoLLM`, as ``(client, why there is none)``."""
+    return (None, built.error) if isinstance(built, NoLLM) else (built, None)
 
 
 def default_engine_factory(data_dir: Path, llm: Any, settings: Settings) -> Any:
@@ -72,7 +91,9 @@ class EngineHost(QObject):
     jobsReported = Signal(object)
     statsChanged = Signal(object)  # EngineStats
     llmChanged = Signal()
-    connectivityChanged = Signal(str)  # "none" (not configured) / "online" / "offline" / "unknown"
+    #: "none" (not configured) / "misconfigured" (the setup cannot work: ``llm_error`` says
+    #: why) / "online" / "offline" / "unknown"
+    connectivityChanged = Signal(str)
     #: the job runner's reports, hopping from its thread to the UI thread
     _jobsFromRunner = Signal(object)
 
@@ -89,11 +110,16 @@ class EngineHost(QObject):
         self.settings = settings
         self.engine: Any = None
         self.llm: Any = None
+        #: why there is no client although the settings ask for one (a proxy that cannot
+        #: work, …): the chat names it instead of "not configured"
+        self.llm_error: LLMError | None = None
         self.state = "idle"
         self.error: BaseException | None = None
         self.connectivity = "unknown"
         self._factory = engine_factory or default_engine_factory
-        self._llm_factory = llm_factory or llm_setup.build_llm
+        self._llm_factory = llm_factory or (
+            lambda s: llm_setup.build_llm(s, data_dir=data_dir)
+        )
         self._queue: list[Callable[[], None]] = []
         self._stats_timer = QTimer(self)
         self._stats_timer.setSingleShot(True)
@@ -112,22 +138,30 @@ class EngineHost(QObject):
 
         def work() -> tuple[Any, Any]:
             # both are slow (keyring over D-Bus; lancedb + embedder): never on the UI thread
-            llm = build_llm(settings)
-            return llm, factory(data_dir, llm, settings)
+            built = build_llm(settings)
+            return built, factory(data_dir, _client_and_error(built)[0], settings)
 
         run_op(work, on_success=self._opened, on_failure=self._open_failed, name="open-engine")
 
     def _build_llm_quietly(self, settings: Settings) -> Any:
+        """The client, None, or :class:`NoLLM` with the reason: an LLM error (a proxy
+        setting that cannot work…) is kept for the UI to name; anything else (a broken
+        keyring) is logged and must not stop the app from opening."""
         try:
             return self._llm_factory(settings)
-        except Exception as exc:  # a broken keyring must not stop the app from opening
+        except LLMError as exc:
+            log.warning("LLM client not built: %s: %s", type(exc).__name__, exc)
+            return NoLLM(exc)
+        except Exception as exc:
             log.warning("LLM client not built: %s", exc)
             return None
 
     def _opened(self, result: tuple[Any, Any]) -> None:
-        self.llm, self.engine = result
+        """``result``: (the client, None or a NoLLM; the open engine)."""
+        built, self.engine = result
+        self.llm, self.llm_error = _client_and_error(built)
         self.error = None
-        self._set_connectivity("none" if self.llm is None else "unknown")
+        self._set_connectivity(self._idle_connectivity())
         self.llmChanged.emit()
         self._set_state("ready")
         queued, self._queue = self._queue, []
@@ -174,12 +208,13 @@ class EngineHost(QObject):
         engine, self.engine = self.engine, None
         self._set_state("loading")
         data_dir, llm, settings, factory = self.data_dir, self.llm, self.settings, self._factory
+        built = llm if self.llm_error is None else NoLLM(self.llm_error)
 
         def work() -> tuple[Any, Any]:
             from desktop_app.memory.backups import restore_and_reopen
 
             reopen = lambda folder: factory(folder, llm, settings)  # noqa: E731
-            return llm, restore_and_reopen(data_dir, Path(backup), engine, reopen)
+            return built, restore_and_reopen(data_dir, Path(backup), engine, reopen)
 
         def ok(result: tuple[Any, Any]) -> None:
             self._opened(result)
@@ -287,13 +322,15 @@ class EngineHost(QObject):
         self.settings = settings
         run_op(
             lambda: self._build_llm_quietly(settings),
-            on_success=lambda llm: self._use_llm(llm, settings),
+            on_success=lambda built: self._use_llm(built, settings),
             name="build-llm",
         )
 
-    def _use_llm(self, llm: Any, settings: Settings) -> None:
-        old, self.llm = self.llm, llm
-        self._set_connectivity("none" if llm is None else "unknown")
+    def _use_llm(self, built: Any, settings: Settings) -> None:
+        """``built``: the new client, None, or a NoLLM (see :meth:`_build_llm_quietly`)."""
+        llm, error = _client_and_error(built)
+        old, self.llm, self.llm_error = self.llm, llm, error
+        self._set_connectivity(self._idle_connectivity())
         config = memory_config(settings)
 
         def close_old() -> None:
@@ -318,14 +355,26 @@ class EngineHost(QObject):
 
     def report_llm_result(self, exc: BaseException | None) -> None:
         """The chat tells us how the last LLM call went: drives the offline indicator."""
-        if self.llm is None:
-            self._set_connectivity("none")
+        if isinstance(exc, ProxyConfigError) or (
+            self.llm is None and isinstance(exc, LLMError) and exc is self.llm_error
+        ):
+            self._set_connectivity("misconfigured")  # a setup problem, not the network's
+        elif self.llm is None or isinstance(exc, ProviderNotConfiguredError):
+            self._set_connectivity(self._idle_connectivity())
         elif exc is None:
             self._set_connectivity("online")
-        elif isinstance(exc, EndpointUnreachableError):
+        elif isinstance(exc, EndpointUnreachableError | ConnectionLostError):
+            # unreachable, or the connection broke mid-answer: not online, whatever came
             self._set_connectivity("offline")
         elif isinstance(exc, LLMError):
             self._set_connectivity("online")  # it answered, just not the way we wanted
+
+    def _idle_connectivity(self) -> str:
+        """Before any call: no client ("none", or "misconfigured" when the setup cannot
+        work) or "unknown"."""
+        if self.llm is not None:
+            return "unknown"
+        return "misconfigured" if self.llm_error is not None else "none"
 
     def _set_connectivity(self, value: str) -> None:
         if value != self.connectivity:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
+from desktop_app.core.paths import settings_file
 from desktop_app.core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -37,24 +39,47 @@ def load_key(settings: Settings) -> str | None:
         return None
 
 
-def make_client(settings: Settings, api_key: str | None) -> Any:
-    from desktop_app.llm.client import LLMClient, LLMConfig
-    from desktop_app.llm.presets import get_preset
+def make_client(
+    settings: Settings,
+    api_key: str | None,
+    data_dir: Path | None = None,
+    *,
+    proxy_password: str | None = None,
+) -> Any:
+    """The client for ``settings``: the proxy choice applied (a custom proxy's password as
+    typed, else from the keyring), and — with ``data_dir`` — what is learnt about the
+    endpoint kept in its settings file. Raises ProxyConfigError when the proxy choice
+    cannot work."""
+    from desktop_app.llm.factory import client_from_settings
 
-    preset = get_preset(settings.provider)
-    return LLMClient(
-        LLMConfig(
-            base_url=settings.base_url,
-            api_key=api_key or None,
-            chat_model=settings.chat_model,
-            memory_model=settings.memory_model or None,
-            json_mode_hint=preset.json_mode_hint,
-        )
+    return client_from_settings(
+        settings,
+        api_key,
+        settings_path=settings_file(data_dir) if data_dir is not None else None,
+        proxy_password=proxy_password or load_proxy_password(settings),
     )
 
 
-def build_llm(settings: Settings) -> Any:
-    """The client, or None when it cannot work yet (no URL, no model, or a missing key)."""
+def proxy_password_id(proxy_url: str) -> str:
+    from desktop_app.llm.proxy import proxy_key_id
+
+    return proxy_key_id(proxy_url)
+
+
+def load_proxy_password(settings: Settings) -> str | None:
+    """The custom proxy's password from the keyring (None for the other choices)."""
+    if settings.proxy_mode != "custom" or not settings.proxy_url.strip():
+        return None
+    try:
+        return secret_store().get(proxy_password_id(settings.proxy_url))
+    except Exception as exc:
+        log.warning("proxy password not readable: %s", type(exc).__name__)
+        return None
+
+
+def build_llm(settings: Settings, data_dir: Path | None = None) -> Any:
+    """The client, or None when it cannot work yet (no URL, no model, or a missing key).
+    A setup that cannot work (the proxy) raises its LLMError, for the UI to name."""
     if not settings.base_url or not settings.chat_model:
         return None
     try:
@@ -65,4 +90,4 @@ def build_llm(settings: Settings) -> Any:
     key = load_key(settings)
     if preset.needs_key and not key:
         return None
-    return make_client(settings, key)
+    return make_client(settings, key, data_dir)

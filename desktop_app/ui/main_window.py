@@ -69,6 +69,7 @@ class MainWindow(QMainWindow):
         self.chat.conversationCreated.connect(lambda conv: self.sidebar.reload_conversations(select=conv.id))
         self.chat.demoRequested.connect(self.load_demo)
         self.chat.newCaseRequested.connect(self.sidebar.new_case)
+        self.chat.newChatRequested.connect(self.new_chat)
         self.notes.statusMessage.connect(lambda text: self.status.showMessage(text, 4000))
         self.graph.openNoteRequested.connect(lambda nid: self.show_notes([nid]))
         host.stateChanged.connect(self._engine_state)

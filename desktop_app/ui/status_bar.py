@@ -70,7 +70,17 @@ class StatusBar(QStatusBar):
         else:
             self.model_label.setText(s.chat_model)
         t = tokens()
-        if c in ("none", "offline"):
+        if c == "misconfigured":
+            from desktop_app.ui import texts
+
+            error = self.host.llm_error
+            why = texts.in_ui_language(error.user_message) if error is not None else ""
+            self.model_label.setText(self.tr("Model setup needs attention"))
+            self.conn_icon.setPixmap(icon("offline", t["danger"]).pixmap(14, 14))
+            self.conn_icon.setToolTip(
+                self.tr("The model connection cannot work as set up: %1").replace("%1", why)
+            )
+        elif c in ("none", "offline"):
             self.conn_icon.setPixmap(icon("offline", t["danger"] if c == "offline" else t["muted"]).pixmap(14, 14))
             self.conn_icon.setToolTip(
                 self.tr("Offline: the model endpoint is not reachable; memory work is queued")

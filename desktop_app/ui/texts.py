@@ -117,8 +117,33 @@ def status_label(status: str) -> str:
     }.get(status, status)
 
 
-def problem_text(kind: str, fallback: str) -> str:
-    """The inline chat error for a Problem.kind, in the UI language."""
+def in_ui_language(message: str) -> str:
+    """One language of a "中文 / English" message from the exception tree (or the whole
+    message when it is not one)."""
+    at = message.find(" / ")
+    while at != -1:  # the Chinese half may hold " / " itself ("本机 / 局域网")
+        zh, en = message[:at], message[at + 3 :]
+        if _has_cjk(zh) and not _has_cjk(en):
+            return zh.strip() if i18n.is_chinese() else en.strip()
+        at = message.find(" / ", at + 3)
+    return message
+
+
+def one_language(zh: str, en: str) -> str:
+    """The UI language's half of a wording kept in both languages by a lower layer."""
+    return zh if i18n.is_chinese() else en
+
+
+def _has_cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def problem_text(kind: str, fallback: str, specific: bool = False) -> str:
+    """The inline chat error for a Problem.kind, in the UI language. A ``specific`` message
+    (it names this very cause: which proxy setting, a used-up quota, a timeout) is shown
+    itself, never replaced by the kind's general wording."""
+    if specific:
+        return in_ui_language(fallback)
     texts = {
         "not_configured": QCoreApplication.translate("Texts",
             "No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, "
@@ -128,12 +153,25 @@ def problem_text(kind: str, fallback: str) -> str:
         "model_missing": QCoreApplication.translate("Texts", "The model does not exist on this endpoint. Pick another model in Settings."),
         "rate_limited": QCoreApplication.translate("Texts", "The provider is rate limiting requests. Wait a moment, then retry."),
         "unreachable": QCoreApplication.translate("Texts", "The model endpoint cannot be reached. Check the network or the base URL."),
+        "proxy": QCoreApplication.translate("Texts", "The proxy setting cannot be used. Check it in Settings, or choose “No proxy”."),
+        "connection_lost": QCoreApplication.translate("Texts",
+            "The connection to the model broke during the answer. What came is kept above; retry to get the whole answer."),
+        "truncated": QCoreApplication.translate("Texts",
+            "The answer reached the model's length limit and was cut off. Retry, or ask for a shorter answer."),
+        "context_too_long": QCoreApplication.translate("Texts",
+            "This conversation is now longer than the model can read at once. Start a new chat; the case's memories come along."),
+        "rejected": QCoreApplication.translate("Texts",
+            "The model endpoint refused this request. Retry, or check the model in Settings."),
         "bad_response": QCoreApplication.translate("Texts", "The model sent an unusable answer. Try again."),
         "llm": QCoreApplication.translate("Texts", "The model call failed."),
         "storage": QCoreApplication.translate("Texts", "Reading or writing local data failed."),
     }
-    return texts.get(kind, fallback)
+    return texts.get(kind) or in_ui_language(fallback)
 
 
 def action_label(action: str) -> str:
-    return {"settings": QCoreApplication.translate("Texts", "Open Settings"), "retry": QCoreApplication.translate("Texts", "Retry")}.get(action, action)
+    return {
+        "settings": QCoreApplication.translate("Texts", "Open Settings"),
+        "retry": QCoreApplication.translate("Texts", "Retry"),
+        "new_chat": QCoreApplication.translate("Texts", "New chat"),
+    }.get(action, action)

@@ -105,79 +105,87 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="206" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="224" />
         <source>New chat</source>
+        <extracomment>the client whose warnings the user dismissed (shown again for a new client) until then, content that grows keeps the view at the bottom (see _scroll_to_bottom)</extracomment>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="214" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="232" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="217" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="235" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="222" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="240" />
         <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="223" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="241" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="223" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="241" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="228" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="253" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="231" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="248" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="256" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="262" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="239" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="262" />
+        <source>Got it</source>
+        <translation>知道了</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="270" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="278" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="319" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="278" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="319" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="280" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="321" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="282" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="323" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="532" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="591" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="537" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="596" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -350,22 +358,22 @@ LexMem recalls the case's memories for every reply and learns from the conversat
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="91" />
+        <location filename="../../desktop_app/ui/main_window.py" line="92" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="102" />
+        <location filename="../../desktop_app/ui/main_window.py" line="103" />
         <source>About LexMem</source>
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="113" />
+        <location filename="../../desktop_app/ui/main_window.py" line="114" />
         <source>The memory library could not be opened: %1</source>
         <translation>无法打开记忆库：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="128" />
+        <location filename="../../desktop_app/ui/main_window.py" line="129" />
         <source>%1
 
 Restore the backup of %2? The damaged file is kept aside.</source>
@@ -374,22 +382,22 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="134" />
+        <location filename="../../desktop_app/ui/main_window.py" line="135" />
         <source>Restored the backup of %1.</source>
         <translation>已恢复 %1 的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="178" />
+        <location filename="../../desktop_app/ui/main_window.py" line="179" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="180" />
+        <location filename="../../desktop_app/ui/main_window.py" line="181" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="185" />
+        <location filename="../../desktop_app/ui/main_window.py" line="186" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
@@ -415,52 +423,79 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="93" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="95" />
         <source>You</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="93" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="95" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="114" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="128" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="116" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="117" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="130" />
         <source>Retry</source>
+        <extracomment>Retry next to "Stopped" / "Cut off" / "Connection broke" (the last reply only)</extracomment>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="146" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="165" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="151" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="175" />
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="175" />
+        <source>You stopped this reply; what came is kept.</source>
+        <translation>您停止了这条回答；已收到的部分已保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="177" />
+        <source>Cut off</source>
+        <translation>已截断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="178" />
+        <source>The reply reached the model's length limit and was cut off.</source>
+        <translation>回答达到了模型的长度上限，被截断了。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="181" />
+        <source>Connection broke</source>
+        <translation>连接中断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="182" />
+        <source>The connection broke during this reply; what came is kept.</source>
+        <translation>回答过程中连接中断；已收到的部分已保留。</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="160" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="207" />
         <source>Used %n memories</source>
         <translation><numerusform>用了 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="161" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="208" />
         <source>Memories recalled for this reply; click to see them</source>
         <translation>本次回答调取的记忆，点击查看</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="167" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="214" />
         <source>Memory updated · %n</source>
         <translation><numerusform>记忆已更新 · %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="215" />
         <source>What was learned from this turn; click to see it</source>
         <translation>本轮对话学到的内容，点击查看</translation>
     </message>
@@ -468,269 +503,269 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NoteDetail</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="69" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="232" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="70" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="238" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="78" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="79" />
         <source>What should LexMem remember?</source>
         <translation>要让律记记住什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="88" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="89" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="90" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="91" />
         <source>e.g. 2024-07-15 (when it happened)</source>
         <translation>例如 2024-07-15（事情发生的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="92" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="93" />
         <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
         <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="95" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="96" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="97" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="98" />
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="100" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="101" />
         <source>Whose assertion this is</source>
         <translation>这是谁的说法</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="101" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="103" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="104" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="104" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="106" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="106" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="107" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="110" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="111" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="113" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="114" />
         <source>Undo last change</source>
         <translation>撤销上次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="140" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="144" />
         <source>Keep this one</source>
         <translation>以此条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="141" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
         <source>This memory is right: the other is expired (kept in history)</source>
         <translation>这条记忆正确：另一条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="142" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="146" />
         <source>Keep the other</source>
         <translation>以另一条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="143" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="147" />
         <source>The other memory is right: this one is expired (kept in history)</source>
         <translation>另一条记忆正确：这条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="144" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="148" />
         <source>Keep both</source>
         <translation>两条都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="149" />
         <source>Both stay: the conflict is marked as settled</source>
         <translation>两条都保留，冲突标记为已处理</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="159" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="165" />
         <source>Keywords and context</source>
         <translation>关键词与背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="162" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="167" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="173" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="171" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="177" />
         <source>What the link means: proves, applies to, contradicts, adds to, replaces, related</source>
         <translation>关联的含义：证明、适用、矛盾、补充、取代、相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="179" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="185" />
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="190" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="192" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="253" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="198" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="259" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="193" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="199" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="195" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="201" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="197" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="203" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="221" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="227" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="222" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="228" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="234" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="240" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="234" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="240" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="247" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="242" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="248" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="253" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="259" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="256" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="262" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="257" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="263" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="285" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="291" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="308" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="314" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="396" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="402" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="397" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="403" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="398" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="404" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="399" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="405" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="400" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="406" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="401" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="407" />
         <source>conflict</source>
         <translation>冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="407" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="413" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="408" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="414" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="409" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="415" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="410" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="416" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="411" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="417" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -1019,277 +1054,314 @@ Remove the text from these backups too?</source>
     </message>
 </context>
 <context>
+    <name>ProxySection</name>
+    <message>
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="33" />
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="40" />
+        <source>Proxy address</source>
+        <translation>代理地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="43" />
+        <source>Only if the proxy asks for one (kept in the keyring)</source>
+        <translation>仅在代理要求时填写（保存在系统钥匙串中）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="44" />
+        <source>Proxy password</source>
+        <translation>代理密码</translation>
+    </message>
+</context>
+<context>
+    <name>ReasoningDisclosure</name>
+    <message>
+        <location filename="../../desktop_app/ui/chat/reasoning_box.py" line="30" />
+        <source>Reasoning</source>
+        <translation>思考过程</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/reasoning_box.py" line="31" />
+        <source>The model's thinking before its answer (not saved)</source>
+        <translation>模型作答前的思考（不会保存）</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="46" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="342" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="351" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="47" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="356" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="366" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="375" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="52" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="53" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="53" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="54" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="54" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="55" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="55" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="56" />
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="59" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="60" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="61" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="62" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="81" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="82" />
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="84" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="85" />
         <source>Base URL</source>
         <translation>服务地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="91" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="93" />
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="97" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="99" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="105" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="107" />
         <source>Chat model</source>
         <translation>对话模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="108" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="110" />
         <source>Used for note construction and extraction; may be a cheaper model</source>
         <translation>用于构建和提取记忆，可以选更便宜的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="109" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="111" />
         <source>Memory model</source>
         <translation>记忆模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="112" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="117" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="113" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="118" />
         <source>Connect to the endpoint and list its models</source>
         <translation>连接服务并列出可用模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="121" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="126" />
         <source>Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer.</source>
         <translation>只有对话和记忆请求会发往该服务。本机服务商则一切都留在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="136" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="141" />
         <source>How similar a memory must be to the question to be used (0–1)</source>
         <translation>记忆与问题的相似度达到多少才会被使用（0–1）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="137" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="142" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="140" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="145" />
         <source>At most this many memories are given to the model per reply</source>
         <translation>每次回答最多提供给模型的记忆条数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="141" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="146" />
         <source>Memories per reply</source>
         <translation>每次回答的记忆数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="146" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="151" />
         <source>How much newer memories are preferred (0 = not at all)</source>
         <translation>较新记忆的优先程度（0 = 不优先）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="147" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="152" />
         <source>Recency weight</source>
         <translation>时效权重</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="155" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="160" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="158" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="163" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="159" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="164" />
         <source>A new language applies after a restart.</source>
         <translation>更改语言后需重启生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="163" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="168" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="164" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="169" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="165" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="170" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="166" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="171" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="172" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="177" />
         <source>Data folder:</source>
         <translation>数据文件夹：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="178" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="183" />
         <source>Open data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="185" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="190" />
         <source>A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder).</source>
         <translation>备份是数据库的一致性副本。恢复会替换当前全部记忆和对话（会在备份文件夹中保留一份安全副本）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="191" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="196" />
         <source>Back up now…</source>
         <translation>立即备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="193" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="198" />
         <source>Restore from backup…</source>
         <translation>从备份恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="204" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="209" />
         <source>About LexMem…</source>
         <translation>关于律记…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="291" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="305" />
         <source>Not needed for this provider</source>
         <translation>该服务商无需密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="293" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="307" />
         <source>•••••••• saved in the system keyring — type to replace</source>
         <translation>•••••••• 已保存在系统密钥库 — 输入新密钥可替换</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="295" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="309" />
         <source>Paste your API key</source>
         <translation>粘贴您的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="297" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="311" />
         <source>The key is stored only in the system keyring, never in a file.</source>
         <translation>密钥只保存在系统密钥库中，绝不写入文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="299" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="313" />
         <source>No system keyring is available: the key is kept for this session only.</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="309" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="324" />
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="322" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="339" />
         <source>Connected. %n models available.</source>
         <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="322" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="339" />
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="351" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="375" />
         <source>The new language applies after LexMem restarts.</source>
         <translation>新语言将在律记重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="383" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="383" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="365" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="389" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="392" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="379" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="398" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="403" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="398" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="380" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="404" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="387" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="411" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="393" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="417" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
@@ -1445,9 +1517,9 @@ Remove the text from these backups too?</source>
 <context>
     <name>Startup</name>
     <message>
-        <location filename="../../desktop_app/ui/app.py" line="69" />
+        <location filename="../../desktop_app/ui/app.py" line="100" />
         <source>LexMem is already running with this data folder. Switch to the open window, or close it first.</source>
-        <extracomment>set by the start-up test and benchmark: print a line at the main window's first paint</extracomment>
+        <extracomment>set by the start-up test and benchmark: at the main window's first paint print one line, ``first-paint {"engine": &lt;state&gt;, "heavy_modules_loaded": [...]}``, then ``engine-ready`` (or ``engine-failed``) once the engine has opened in the background what must not be imported before the window shows (each costs a noticeable part of a second) the engine opens at the first paint; this is the latest it waits (a window never painted)</extracomment>
         <translation>律记已在使用这个数据文件夹。请切换到已打开的窗口，或先将其关闭。</translation>
     </message>
 </context>
@@ -1489,22 +1561,32 @@ Remove the text from these backups too?</source>
         <translation>未连接模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="76" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="78" />
+        <source>Model setup needs attention</source>
+        <translation>模型设置需要检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="81" />
+        <source>The model connection cannot work as set up: %1</source>
+        <translation>按当前设置无法连接模型：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="86" />
         <source>Offline: the model endpoint is not reachable; memory work is queued</source>
         <translation>离线：无法连接模型服务，记忆任务已排队</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="78" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="88" />
         <source>Offline: no model connected; notes and graph still work</source>
         <translation>离线：未连接模型，记忆和图谱仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="82" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
         <source>Online</source>
         <translation>在线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="82" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
         <source>Model configured</source>
         <translation>已配置模型</translation>
     </message>
@@ -1577,54 +1659,84 @@ Remove the text from these backups too?</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="123" />
+        <location filename="../../desktop_app/ui/texts.py" line="148" />
         <source>No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.</source>
         <translation>还没有连接模型服务。请打开设置，选择服务商（DeepSeek、OpenAI，或本机的 Ollama / LM Studio）并填写 API 密钥。不连接模型，记忆和图谱也能使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="127" />
+        <location filename="../../desktop_app/ui/texts.py" line="152" />
         <source>The API key was rejected. Check the key in Settings.</source>
         <translation>API 密钥被拒绝，请在设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="128" />
+        <location filename="../../desktop_app/ui/texts.py" line="153" />
         <source>The model does not exist on this endpoint. Pick another model in Settings.</source>
         <translation>该服务上没有这个模型，请在设置中选择其他模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="129" />
+        <location filename="../../desktop_app/ui/texts.py" line="154" />
         <source>The provider is rate limiting requests. Wait a moment, then retry.</source>
         <translation>请求过于频繁，请稍候再重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="130" />
+        <location filename="../../desktop_app/ui/texts.py" line="155" />
         <source>The model endpoint cannot be reached. Check the network or the base URL.</source>
         <translation>无法连接到模型服务，请检查网络或服务地址。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="131" />
+        <location filename="../../desktop_app/ui/texts.py" line="156" />
+        <source>The proxy setting cannot be used. Check it in Settings, or choose “No proxy”.</source>
+        <translation>代理设置无法使用。请在设置中检查，或选择“不使用代理”。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="157" />
+        <source>The connection to the model broke during the answer. What came is kept above; retry to get the whole answer.</source>
+        <translation>回答过程中与模型的连接中断了。已收到的部分保留在上方；重试可获得完整回答。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="159" />
+        <source>The answer reached the model's length limit and was cut off. Retry, or ask for a shorter answer.</source>
+        <translation>回答达到了模型的长度上限，被截断了。请重试，或要求更简短的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="161" />
+        <source>This conversation is now longer than the model can read at once. Start a new chat; the case's memories come along.</source>
+        <translation>这段对话已超出模型一次能读取的长度。请新建对话；本案的记忆会一并带上。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="163" />
+        <source>The model endpoint refused this request. Retry, or check the model in Settings.</source>
+        <translation>模型服务拒绝了这个请求。请重试，或在设置中检查模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="165" />
         <source>The model sent an unusable answer. Try again.</source>
         <translation>模型返回了无法使用的结果，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="132" />
+        <location filename="../../desktop_app/ui/texts.py" line="166" />
         <source>The model call failed.</source>
         <translation>调用模型失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="133" />
+        <location filename="../../desktop_app/ui/texts.py" line="167" />
         <source>Reading or writing local data failed.</source>
         <translation>读写本地数据失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="139" />
+        <location filename="../../desktop_app/ui/texts.py" line="174" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="139" />
+        <location filename="../../desktop_app/ui/texts.py" line="175" />
         <source>Retry</source>
         <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="176" />
+        <source>New chat</source>
+        <translation>新对话</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from fakes.llm_server import FakeLLMServer
+from fakes.silent_server import SilentServer
 
 
 @pytest.fixture
@@ -22,4 +23,11 @@ def fake_llm() -> Iterator[FakeLLMServer]:
 def fake_deepseek() -> Iterator[FakeLLMServer]:
     """A server that refuses ``json_schema`` with HTTP 400, as DeepSeek does."""
     with FakeLLMServer(json_schema=False) as server:
+        yield server
+
+
+@pytest.fixture
+def silent_tls_server() -> Iterator[SilentServer]:
+    """Accepts TCP connections and never answers: an https client hangs in the handshake."""
+    with SilentServer() as server:
         yield server

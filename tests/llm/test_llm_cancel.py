@@ -8,12 +8,9 @@ the server sees the client go away instead of generating on for nobody.
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
-from collections.abc import Iterator
 
-import pytest
 from fakes.llm_server import FakeLLMServer, Reply
 
 from desktop_app.llm import JsonModeCache, LLMClient, LLMConfig
@@ -113,43 +110,9 @@ def test_cancel_method_while_waiting_for_headers(fake_llm):
     assert took < STOP_WITHIN and stream.cancelled
 
 
-class SilentServer:
-    def __init__(self, port: int, accepted: list[socket.socket]) -> None:
-        self.port = port
-        self.accepted = accepted
-
-
-@pytest.fixture
-def silent_tls_server() -> Iterator[SilentServer]:
-    """Accepts TCP connections and never answers: the client hangs in the TLS handshake."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(8)
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        listener.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-                accepted.append(conn)
-            except OSError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield SilentServer(listener.getsockname()[1], accepted)
-    stop.set()
-    thread.join(2)
-    for conn in accepted:
-        conn.close()
-    listener.close()
-
-
 def test_cancel_event_while_connecting(silent_tls_server):
     cfg = LLMConfig(
-        base_url=f"https://127.0.0.1:{silent_tls_server.port}/v1",
+        base_url=silent_tls_server.base_url,
         api_key="k",
         chat_model="m",
         timeout=30,

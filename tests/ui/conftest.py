@@ -85,14 +85,15 @@ def make_host(qtbot, tmp_path, embedder, no_dialogs):
 
     hosts = []
 
-    def make(llm=None, settings: Settings | None = None, data_dir=None):
+    def make(llm=None, settings: Settings | None = None, data_dir=None, llm_factory=None):
+        """``llm_factory(settings)``: how the host builds its client (default: ``llm``)."""
         data_dir = data_dir or tmp_path / "data"
 
         def factory(path, llm_, s):
             return MemoryEngine.open(path, llm=llm_, embedder=embedder)
 
         host = EngineHost(data_dir, settings or Settings(language="en"), engine_factory=factory,
-                          llm_factory=lambda s: llm)
+                          llm_factory=llm_factory or (lambda s: llm))
         hosts.append(host)
         with qtbot.waitSignal(host.stateChanged, timeout=20_000, check_params_cb=lambda s: s == "ready"):
             host.open()
@@ -102,3 +103,21 @@ def make_host(qtbot, tmp_path, embedder, no_dialogs):
     wait_all(10_000)
     for h in hosts:
         h.close()
+
+
+@pytest.fixture
+def memory_keyring(monkeypatch):
+    """The app's secret store over an in-memory keyring (what a real OS keyring does)."""
+    import keyring
+    from fakes.keyring_backend import MemoryKeyring
+
+    from desktop_app.core.secrets import SecretStore
+    from desktop_app.ui import llm_setup
+
+    backend = MemoryKeyring()
+    SecretStore.clear_session()
+    previous = keyring.get_keyring()
+    monkeypatch.setattr(llm_setup, "_session_store", SecretStore(backend=backend))
+    yield backend
+    keyring.set_keyring(previous)
+    SecretStore.clear_session()

@@ -5,27 +5,13 @@ from __future__ import annotations
 
 import json
 
-import keyring
-import pytest
-from fakes.keyring_backend import MemoryKeyring
+from fakes.llm_server import Reply
 
-from desktop_app.core.secrets import SecretStore
 from desktop_app.core.settings import Settings
 from desktop_app.ui import llm_setup
 from desktop_app.ui.settings.dialog import SettingsDialog
 
 SECRET = "sk-test-Secret-0123456789abcdef"
-
-
-@pytest.fixture
-def memory_keyring(monkeypatch):
-    backend = MemoryKeyring()
-    SecretStore.clear_session()
-    previous = keyring.get_keyring()
-    monkeypatch.setattr(llm_setup, "_session_store", SecretStore(backend=backend))
-    yield backend
-    keyring.set_keyring(previous)
-    SecretStore.clear_session()
 
 
 def test_provider_models_key_and_memory_params(
@@ -99,3 +85,94 @@ def test_about_is_reachable_from_settings(qtbot, make_host, monkeypatch):
     qtbot.addWidget(dlg)
     dlg.about_button.click()
     assert len(shown) == 1
+
+
+def _model_dialog(qtbot, host, base_url):
+    dlg = SettingsDialog(host)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.provider.setCurrentIndex(dlg.provider.findData("custom"))
+    dlg.base_url.setText(base_url)
+    dlg.chat_model.setCurrentText("m")
+    return dlg
+
+
+def test_the_proxy_choice_is_saved_and_applied_to_the_client(
+    qtbot, make_host, memory_keyring, no_dialogs, monkeypatch
+):
+    """Issue 13, item 7: no proxy (the default: a stale HTTP_PROXY is ignored) / this proxy
+    (its password in the keyring, never in settings.json); a proxy that cannot work is
+    refused at Save, in words, not at the next chat."""
+    monkeypatch.setenv("HTTPS_PROXY", "http://stale-vpn.example:3128")
+    host = make_host(llm=None, settings=Settings(language="en"))
+    host._llm_factory = lambda s: llm_setup.build_llm(s, data_dir=host.data_dir)
+    dlg = _model_dialog(qtbot, host, "https://llm.example.com/v1")
+    dlg.api_key.setText(SECRET)
+    assert dlg.proxy.mode.currentData() == "none"
+    assert [dlg.proxy.mode.itemText(i) for i in range(3)] == ["No proxy", "System proxy", "This proxy"]
+    assert not dlg.proxy.url.isVisibleTo(dlg) and "directly" in dlg.proxy.help.text()
+    with qtbot.waitSignal(host.llmChanged, timeout=10_000):
+        dlg.save_button.click()
+    assert host.llm is not None and host.llm.proxy_url is None  # the stale variable ignored
+
+    dlg = _model_dialog(qtbot, host, "https://llm.example.com/v1")
+    dlg.proxy.mode.setCurrentIndex(dlg.proxy.mode.findData("custom"))
+    assert dlg.proxy.url.isVisibleTo(dlg) and dlg.proxy.password.isVisibleTo(dlg)
+    dlg.proxy.url.setText("ftp://proxy.example.com")
+    dlg.save_button.click()
+    assert no_dialogs["errors"] and "http, https and socks5" in no_dialogs["errors"][-1]
+    assert host.settings.proxy_mode == "none" and dlg.isVisible()  # nothing saved
+    dlg.proxy.url.setText("http://lawyer@127.0.0.1:3128")
+    dlg.proxy.password.setText("pw-Secret-123")
+    with qtbot.waitSignal(host.llmChanged, timeout=10_000):
+        dlg.save_button.click()
+    assert (host.settings.proxy_mode, host.settings.proxy_url) == ("custom", "http://lawyer@127.0.0.1:3128")
+    assert host.llm.proxy_url == "http://lawyer:pw-Secret-123@127.0.0.1:3128"
+    assert "pw-Secret-123" in memory_keyring.store.values()
+    from desktop_app.core.settings import save_settings
+
+    save_settings(host.settings, host.data_dir / "settings.json")  # what the window does
+    assert "pw-Secret" not in (host.data_dir / "settings.json").read_text(encoding="utf-8")
+
+    again = SettingsDialog(host)  # reopened: the choice is shown, the password is not
+    qtbot.addWidget(again)
+    assert again.proxy.mode.currentData() == "custom"
+    assert again.proxy.url.text() == "http://lawyer@127.0.0.1:3128" and again.proxy.password.text() == ""
+
+
+def test_a_key_over_plain_http_to_a_remote_host_is_warned_in_settings(qtbot, make_host):
+    host = make_host(llm=None, settings=Settings(language="en"))
+    dlg = _model_dialog(qtbot, host, "http://llm.example.com/v1")
+    dlg.api_key.setText(SECRET)
+    assert dlg.proxy.warning.isVisibleTo(dlg) and "unencrypted" in dlg.proxy.warning.text()
+    assert "明文" not in dlg.proxy.warning.text()  # one language at a time
+    for fine in ("https://llm.example.com/v1", "http://192.168.1.20:11434/v1", "http://localhost:1234/v1"):
+        dlg.base_url.setText(fine)
+        assert not dlg.proxy.warning.isVisibleTo(dlg), fine
+
+
+def test_the_app_client_remembers_what_it_learnt_in_the_data_folder(tmp_path, fake_deepseek):
+    """Issue 13, item 8, as the app wires it: the host's own client factory (no test double)
+    builds through llm.factory with the data folder's settings.json, so a mode refused once
+    is not paid for again after a restart."""
+    from desktop_app.core.paths import settings_file
+    from desktop_app.core.settings import load_settings, save_settings
+    from desktop_app.ui.engine_host import EngineHost
+
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    settings = Settings(
+        provider="ollama", base_url=fake_deepseek.base_url, chat_model="fake-chat", memory_model=""
+    )
+    save_settings(settings, settings_file(data_dir))
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+    for _restart in range(2):
+        client = EngineHost(data_dir, settings)._llm_factory(settings)
+        try:
+            fake_deepseek.push(Reply.json({"a": 1}))
+            assert client.complete_json("s", "u", schema, "probe")[0] == {"a": 1}
+        finally:
+            client.close()
+    assert fake_deepseek.calls == 3  # one refusal, then the remembered mode straight away
+    learnt = load_settings(settings_file(data_dir)).llm_endpoints
+    assert learnt[fake_deepseek.base_url]["fake-chat"]["json_mode"] == "json_object"

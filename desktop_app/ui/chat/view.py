@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -42,8 +43,19 @@ class _Turn:
     def __init__(self, plan: TurnPlan, widget: MessageWidget) -> None:
         self.plan = plan
         self.widget = widget
-        self.buffer = ""
+        self.buffer = ""  # the answer so far
+        self.reasoning = ""  # the model's thinking so far (shown collapsed)
         self.op: Op | None = None
+
+    def add(self, kind: str, text: str) -> None:
+        """One stream event (see desktop_app.chat.model_reply)."""
+        if kind == "answer":
+            self.buffer += text
+        elif kind == "reasoning":
+            self.reasoning += text
+        elif kind == "retract":  # what was shown as answer was thinking: move it over
+            self.reasoning = text + ("\n" + self.reasoning if self.reasoning else "")
+            self.buffer = ""
 
 
 class ChatView(QWidget):
@@ -51,6 +63,7 @@ class ChatView(QWidget):
     decided by the Qt-free :class:`ConversationController`."""
 
     settingsRequested = Signal()
+    newChatRequested = Signal()  # this conversation is too long for the model
     showNotesRequested = Signal(object)  # list of note ids
     conversationCreated = Signal(object)  # Conversation
     demoRequested = Signal()
@@ -60,8 +73,10 @@ class ChatView(QWidget):
         super().__init__(parent)
         self.host = host
         self.controller = ConversationController(
-            lambda: host.engine, lambda: host.llm, i18n.current
+            lambda: host.engine, lambda: host.llm, i18n.current, lambda: host.llm_error
         )
+        #: the client whose warnings the user dismissed (shown again for a new client)
+        self._warnings_dismissed_for: Any = None
         self._turn: _Turn | None = None
         self._creating = False  # a first message is waiting for its conversation to exist
         self._load_token = 0
@@ -105,6 +120,9 @@ class ChatView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        #: until then, content that grows keeps the view at the bottom (see _scroll_to_bottom)
+        self._pinned_to_bottom_until = 0.0
+        self.scroll.verticalScrollBar().rangeChanged.connect(self._range_changed)
         canvas = QWidget()
         canvas.setObjectName("ChatCanvas")
         outer = QHBoxLayout(canvas)
@@ -222,6 +240,13 @@ class ChatView(QWidget):
                 self.tr("No case yet. Create one, or load the demo case (a labour dispute) to look around."),
                 [(self.tr("Load demo case"), self.demoRequested), (self.tr("New case"), self.newCaseRequested)],
             )
+        elif self.host.llm is None and self.host.llm_error is not None:
+            # the setup cannot work (a proxy setting…): say what, not "not configured"
+            problem = describe_error(self.host.llm_error)
+            self._banner(
+                texts.problem_text(problem.kind, problem.user_message, problem.specific),
+                [(self.tr("Open Settings"), self.settingsRequested)],
+            )
         elif self.host.llm is None:
             self._banner(
                 self.tr(
@@ -229,6 +254,12 @@ class ChatView(QWidget):
                     "local Ollama or LM Studio need no key. Notes and the graph already work."
                 ),
                 [(self.tr("Open Settings"), self.settingsRequested)],
+            )
+        elif self._connection_warnings():
+            # e.g. the key would travel over plain http to a host that is not local
+            self._banner(
+                "\n".join(texts.in_ui_language(w.user_message) for w in self._connection_warnings()),
+                [(self.tr("Open Settings"), self.settingsRequested), (self.tr("Got it"), self._dismiss_warnings)],
             )
         else:
             self.banner.hide()
@@ -251,6 +282,16 @@ class ChatView(QWidget):
             b.clicked.connect(signal)
             self.banner_buttons.addWidget(b)
         self.banner.show()
+
+    def _connection_warnings(self) -> tuple[Any, ...]:
+        llm = self.host.llm
+        if llm is None or llm is self._warnings_dismissed_for:
+            return ()
+        return tuple(getattr(llm, "warnings", ()) or ())
+
+    def _dismiss_warnings(self) -> None:
+        self._warnings_dismissed_for = self.host.llm
+        self._refresh_chrome()
 
     def _memory_toggled(self, on: bool) -> None:
         store = self.controller.memory_switch_changes(on)
@@ -309,7 +350,7 @@ class ChatView(QWidget):
     def _add_error(self, exc: BaseException) -> ErrorCard:
         problem = describe_error(exc)
         card = ErrorCard(
-            texts.problem_text(problem.kind, problem.user_message),
+            texts.problem_text(problem.kind, problem.user_message, problem.specific),
             [(a, texts.action_label(a)) for a in problem.actions],
             problem.technical,
         )
@@ -322,6 +363,8 @@ class ChatView(QWidget):
             self.settingsRequested.emit()
         elif action == "retry":
             self.retry()
+        elif action == "new_chat":
+            self.newChatRequested.emit()
 
     def _show_history(self, token: int, messages: list[Any]) -> None:
         if token != self._load_token:
@@ -331,19 +374,31 @@ class ChatView(QWidget):
             w = self._add_message(m.role, m.content)
             if m.role == "assistant":
                 w.set_injected(list(m.injected_note_ids or ()))
+                w.set_status(m.status)
         self._update_retry_buttons()
         self._refresh_chrome()
         QTimer.singleShot(0, self._scroll_to_bottom)
 
     def _update_retry_buttons(self) -> None:
         last = next((w for w in reversed(self._messages) if isinstance(w, MessageWidget)), None)
+        # an error card under the last reply offers Retry itself: one Retry on screen
+        tail = self._messages[-1] if self._messages else None
+        card_retries = isinstance(tail, ErrorCard) and "retry" in tail.buttons
         for w in self._messages:
             if isinstance(w, MessageWidget):
-                w.set_retry_visible(w is last and not self.streaming)
+                w.set_retry_visible(w is last and not self.streaming and not card_retries)
 
     def _scroll_to_bottom(self) -> None:
         bar = self.scroll.verticalScrollBar()
-        QTimer.singleShot(0, lambda: bar.setValue(bar.maximum()))
+        # with the bar as context: dropped if the view is gone before the timer fires
+        QTimer.singleShot(0, bar, lambda: bar.setValue(bar.maximum()))
+        # a widget just added is laid out later than that timer (an error card under a
+        # reply stayed out of sight): follow the growth for a moment
+        self._pinned_to_bottom_until = time.monotonic() + 0.5
+
+    def _range_changed(self, _minimum: int, maximum: int) -> None:
+        if time.monotonic() < self._pinned_to_bottom_until:
+            self.scroll.verticalScrollBar().setValue(maximum)
 
     # -- a turn ----------------------------------------------------------------------------
     def send(self, text: str) -> None:
@@ -421,7 +476,7 @@ class ChatView(QWidget):
             return controller.run_turn(
                 plan,
                 on_prepared=lambda p: report(("prepared", [n.id for n in p.injected])),
-                on_delta=lambda d: report(("delta", d)),
+                on_event=lambda kind, text: report((kind, text)),
                 cancel=cancel,
             )
 
@@ -440,10 +495,10 @@ class ChatView(QWidget):
         kind, payload = value
         if kind == "prepared":
             turn.widget.set_injected(payload)
-        elif kind == "delta":
-            turn.buffer += payload
-            if not self._render_timer.isActive():
-                self._render_timer.start()
+            return
+        turn.add(kind, payload)
+        if not self._render_timer.isActive():
+            self._render_timer.start()
 
     def _render_stream(self) -> None:
         turn = self._turn
@@ -452,6 +507,7 @@ class ChatView(QWidget):
         bar = self.scroll.verticalScrollBar()
         at_bottom = bar.value() >= bar.maximum() - 40
         turn.widget.set_pending(False)
+        turn.widget.set_reasoning(turn.reasoning)
         turn.widget.set_text(turn.buffer)
         if at_bottom:
             self._scroll_to_bottom()
@@ -466,14 +522,17 @@ class ChatView(QWidget):
         return True
 
     def _turn_done(self, turn: _Turn, outcome: Any) -> None:
-        self.host.report_llm_result(None)
+        # a reply broken off by a lost connection comes back with its error (the part is kept)
+        self.host.report_llm_result(outcome.error)
         if not self._finish_turn_ui(turn):
             return
         turn.widget.set_pending(False)
+        turn.widget.set_reasoning(outcome.reasoning)
         turn.widget.set_text(outcome.reply)
         turn.widget.set_injected([n.id for n in outcome.prepared.injected])
-        if outcome.cancelled:
-            turn.widget.set_stopped()
+        turn.widget.set_status(outcome.status)
+        if outcome.error is not None:
+            self._add_error(outcome.error)
         self._update_retry_buttons()
         self._learn(turn.widget, outcome)
 

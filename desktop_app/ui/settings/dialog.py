@@ -1,5 +1,5 @@
-"""Settings: provider and models, API key (keyring only), memory parameters, language,
-theme, data folder, backup and restore."""
+"""Settings: provider and models, API key (keyring only), proxy choice, memory parameters,
+language, theme, data folder, backup and restore."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from desktop_app.core.settings import Settings
 from desktop_app.ui import dialogs, i18n, llm_setup, theme
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
+from desktop_app.ui.settings.proxy_section import ProxySection
 from desktop_app.ui.workers import Op, run_op
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.host = host
         self.setWindowTitle(self.tr("Settings"))
-        self.resize(620, 520)
+        self.resize(640, 660)  # the Model page holds the proxy rows and their warning
         self._original = host.settings
         self._ops: list[Op] = []
         lay = QVBoxLayout(self)
@@ -82,6 +83,7 @@ class SettingsDialog(QDialog):
         self.base_url = QLineEdit()
         self.base_url.setPlaceholderText("https://…/v1")
         form.addRow(self.tr("Base URL"), self.base_url)
+        self.base_url.textChanged.connect(self._update_connection_warning)
 
         key_row = QHBoxLayout()
         self.api_key = QLineEdit()
@@ -107,6 +109,9 @@ class SettingsDialog(QDialog):
         self.memory_model.setEditable(True)
         self.memory_model.setToolTip(self.tr("Used for note construction and extraction; may be a cheaper model"))
         form.addRow(self.tr("Memory model"), self.memory_model)
+        # before Test connection: the test goes through the chosen proxy
+        self.proxy = ProxySection(form, page)
+        self.api_key.textChanged.connect(self._update_connection_warning)
 
         test_row = QHBoxLayout()
         self.test_button = QPushButton(icon("refresh"), self.tr("Test connection"))
@@ -227,7 +232,9 @@ class SettingsDialog(QDialog):
         self.recency_weight.setValue(s.recency_weight)
         self.language.setCurrentIndex(max(self.language.findData(s.language), 0))
         self.theme.setCurrentIndex(max(self.theme.findData(s.theme), 0))
+        self.proxy.load(s)
         self._update_key_note()
+        self._update_connection_warning()
 
     def values(self) -> Settings:
         return replace(
@@ -241,7 +248,14 @@ class SettingsDialog(QDialog):
             recency_weight=self.recency_weight.value(),
             language=self.language.currentData(),
             theme=self.theme.currentData(),
+            proxy_mode=self.proxy.chosen_mode(),
+            proxy_url=self.proxy.proxy_url(),
         ).validated()
+
+    def _update_connection_warning(self) -> None:
+        self.proxy.update_warning(
+            self.base_url.text().strip(), self._needs_key() or bool(self.api_key.text().strip())
+        )
 
     def _provider_changed(self) -> None:
         try:
@@ -305,12 +319,15 @@ class SettingsDialog(QDialog):
     def test_connection(self) -> None:
         s = self.values()
         typed = self.api_key.text().strip()
+        proxy_password = self.proxy.typed_password()
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Connecting…"))
 
         def work() -> list[str]:
             # the stored key is read here, in the worker: the keyring may be slow
-            client = llm_setup.make_client(s, typed or llm_setup.load_key(s))
+            client = llm_setup.make_client(
+                s, typed or llm_setup.load_key(s), proxy_password=proxy_password
+            )
             try:
                 return client.test_connection()
             finally:
@@ -334,13 +351,20 @@ class SettingsDialog(QDialog):
 
     def save(self) -> None:
         s = self.values()
+        problem = self.proxy.check()
+        if problem is not None:  # saved, it would only fail at the next chat
+            dialogs.error(self, self.tr("Settings"), problem)
+            return
         typed = self.api_key.text().strip()
-        if typed:
-            try:
+        proxy_password = self.proxy.typed_password() if s.proxy_mode == "custom" else None
+        try:
+            if typed:
                 llm_setup.secret_store().set(llm_setup.key_id(s), typed)
-            except Exception as exc:
-                dialogs.error(self, self.tr("Settings"), getattr(exc, "user_message", None) or str(exc))
-                return
+            if proxy_password:
+                llm_setup.secret_store().set(llm_setup.proxy_password_id(s.proxy_url), proxy_password)
+        except Exception as exc:
+            dialogs.error(self, self.tr("Settings"), getattr(exc, "user_message", None) or str(exc))
+            return
         old = self.host.settings
         self.host.apply_settings(s)
         if s.theme != old.theme:
