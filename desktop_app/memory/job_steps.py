@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,6 +22,7 @@ from desktop_app.core.errors import (
     InvalidInputError,
     LLMError,
     NotFoundError,
+    error_summary,
 )
 from desktop_app.memory import agentic
 from desktop_app.memory.changes import Changes
@@ -170,24 +172,32 @@ class JobSteps:
                 result = self.extract(job.payload, job)
             else:
                 raise InvalidInputError(f"unknown job kind {job.kind!r}")
+        # What is stored and logged of an error is its class and HTTP status (error_summary),
+        # never its text: an endpoint may quote the note, or echo the API key, in its message.
         except BadResponseError as exc:
-            log.warning("job %s (%s): unusable answer: %s", job.id, job.kind, exc)
-            status = self._queue.defer(job, f"{type(exc).__name__}: {exc}", counts_as_attempt=True)
+            log.warning("job %s (%s): unusable answer: %s", job.id, job.kind, error_summary(exc))
+            status = self._queue.defer(job, error_summary(exc), counts_as_attempt=True)
             return status, exc.user_message, None
         except LLMError as exc:
             # network down, rate limit, wrong key, missing model: wait for the endpoint or
             # the user, without using up the job's attempts
-            log.info("job %s (%s) deferred: %s", job.id, job.kind, exc)
-            self._queue.defer(job, f"{type(exc).__name__}: {exc}", counts_as_attempt=False)
+            log.info("job %s (%s) deferred: %s", job.id, job.kind, error_summary(exc))
+            self._queue.defer(job, error_summary(exc), counts_as_attempt=False)
             return "pending", exc.user_message, None
         except (InvalidInputError, NotFoundError) as exc:
-            log.warning("job %s (%s) cannot run: %s", job.id, job.kind, exc)
-            self._queue.fail(job, f"{type(exc).__name__}: {exc}")
+            log.warning("job %s (%s) cannot run: %s", job.id, job.kind, error_summary(exc))
+            self._queue.fail(job, error_summary(exc))
             return "failed", exc.user_message, None
-        except Exception as exc:  # a bug must not kill the runner; the job keeps its reason
-            log.exception("job %s (%s) crashed", job.id, job.kind)
-            status = self._queue.defer(job, f"{type(exc).__name__}: {exc}", counts_as_attempt=True)
-            return status, str(exc), None
+        except Exception as exc:  # a bug must not kill the runner; the job keeps its class
+            log.error(
+                "job %s (%s) crashed: %s\n%s",
+                job.id,
+                job.kind,
+                error_summary(exc),
+                "".join(traceback.format_tb(exc.__traceback__)),
+            )
+            status = self._queue.defer(job, error_summary(exc), counts_as_attempt=True)
+            return status, error_summary(exc), None
         self._queue.complete(job)
         return "done", "", result
 
@@ -250,6 +260,7 @@ class JobSteps:
                 tags=list(dict.fromkeys([*target.tags, *note.tags])),
                 actor="decision",
                 reason=decision.reason or f"merged a newer wording ({note.source or 'chat'})",
+                derived_from=note_id,
             )
             eng.delete_note(note_id)  # its content now lives in the merged note
             result = AddResult(note=merged, action="updated", target_id=target.id)
@@ -283,6 +294,7 @@ class JobSteps:
                 tags=list(upd.new_tags) if upd.new_tags is not None else None,
                 actor="evolution",
                 reason=f"evolution after {note_id}",
+                derived_from=note_id,  # forgetting the note rolls this back
             )
         result = AddResult(
             note=eng.get_note(note_id),

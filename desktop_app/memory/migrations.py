@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from datetime import UTC, datetime
 
@@ -119,6 +120,30 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX notes_pinned ON notes (case_id, status) WHERE pinned = 1;
         """,
     ),
+    (
+        # Forget: which note a model-made change came from (evolution rewrote a neighbour's
+        # context because of it), and the forgets still to finish in backups and files.
+        # Stored job errors keep their class and HTTP status, never the endpoint's text.
+        "0006_forget_provenance_pending_purges",
+        """
+        ALTER TABLE note_history ADD COLUMN derived_from TEXT;
+        CREATE INDEX note_history_derived ON note_history (derived_from)
+            WHERE derived_from IS NOT NULL;
+        UPDATE note_history SET derived_from = substr(reason, 17)
+            WHERE actor = 'evolution' AND reason LIKE 'evolution after %';
+        CREATE TABLE pending_purges (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            -- what to forget and the terms to look for, masked (see forgetting.py)
+            sealed TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0
+        );
+        UPDATE jobs SET last_error = CASE
+            WHEN last_error = '' THEN ''
+            WHEN instr(last_error, ':') > 0 THEN substr(last_error, 1, instr(last_error, ':') - 1)
+            ELSE 'error' END;
+        """,
+    ),
 )
 
 
@@ -142,7 +167,9 @@ def apply_migrations(conn: sqlite3.Connection) -> list[str]:
             )
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # a failed COMMIT (full disk) may have rolled back already
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
             raise
         applied.append(name)
     return applied
