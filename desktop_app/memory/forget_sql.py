@@ -75,6 +75,7 @@ class _Derivation:
     row_ids: set[int] = field(default_factory=set)
     first_before: dict | None = None
     contexts: set[str] = field(default_factory=set)
+    tag_lists: list[list[str]] = field(default_factory=list)
     added_tags: set[str] = field(default_factory=set)
     #: (status after the change, status before, invalid_at before) of a derived supersede
     status: tuple[str, str, str | None] | None = None
@@ -84,13 +85,14 @@ class _Derivation:
         back (the row is then kept)."""
         before, after = before or {}, after or {}
         changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
-        if changed - set(_DERIVED_FIELDS) - {"keywords"}:
+        if changed - set(_DERIVED_FIELDS):
             return False
         if self.first_before is None:
             self.first_before = before
         if "context" in changed and after.get("context"):
             self.contexts.add(str(after["context"]))
         if "tags" in changed:
+            self.tag_lists.append([str(t) for t in after.get("tags") or ()])
             self.added_tags |= set(map(str, after.get("tags") or ())) - set(
                 map(str, before.get("tags") or ())
             )
@@ -158,6 +160,7 @@ def _revert_one(
         return False
     pre = d.first_before or {}
     pre_context = str(pre.get("context") or "")
+    pre_tags = [str(t) for t in pre.get("tags") or () if not _holds(str(t), terms)]
 
     def fix_context(value: Any) -> Any:
         if isinstance(value, str) and (value in d.contexts or _holds(value, terms)):
@@ -165,9 +168,10 @@ def _revert_one(
         return value
 
     def fix_tags(values: Iterable[Any]) -> list[str]:
-        return [
-            str(t) for t in values if str(t) not in d.added_tags and not _holds(str(t), terms)
-        ]
+        values = [str(t) for t in values]
+        if values in d.tag_lists:  # still exactly what the model set: what it replaced returns
+            return list(pre_tags)
+        return [t for t in values if t not in d.added_tags and not _holds(t, terms)]
 
     context, tags, status, invalid_at = row[0], _tags(row[1]), row[2], row[3]
     if d.status is not None and status == d.status[0] and d.status[1]:
@@ -225,11 +229,12 @@ def delete_notes(conn: sqlite3.Connection, note_ids: Sequence[str]) -> int:
         )
         if "graph_positions" in have:
             conn.execute(f"DELETE FROM graph_positions WHERE note_id IN ({marks})", chunk)
-        if "jobs" in have:
+        if "jobs" in have:  # a note's jobs: by payload while queued, by key once done
             conn.execute(
-                "DELETE FROM jobs WHERE json_valid(payload) "
-                f"AND json_extract(payload, '$.note_id') IN ({marks})",
-                chunk,
+                "DELETE FROM jobs WHERE (json_valid(payload) "
+                f"AND json_extract(payload, '$.note_id') IN ({marks})) "
+                f"OR dedupe_key IN ({marks})",
+                [*chunk, *(f"enrich:{i}" for i in chunk)],
             )
         deleted += conn.execute(f"DELETE FROM notes WHERE id IN ({marks})", chunk).rowcount
     _scrub_ids(conn, ids, have)
