@@ -9,6 +9,8 @@ label, message box and tooltip that can show such text goes through this module.
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
@@ -31,7 +33,8 @@ def make_plain(widget: QLabel | QMessageBox) -> None:
 
 def plain_tooltip(text: str) -> str:
     """A tooltip that shows ``text`` as written (tooltips have no text format of their own)."""
-    return Qt.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal) if text else ""
+    # escaped inside a paragraph: Qt then renders it as (rich) text that shows the tags
+    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>" if text else ""
 
 
 def is_web_link(url: QUrl) -> bool:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from desktop_app.ui import texts
 from desktop_app.ui.icons import icon
 from desktop_app.ui.notes.model import _fmt_date
+from desktop_app.ui.safe_text import plain_tooltip
 from desktop_app.ui.theme import CATEGORY_COLORS, tokens
 
 LINK_ROLE = Qt.ItemDataRole.UserRole + 20
@@ -201,7 +202,7 @@ class NoteDetail(QFrame):
             title = self._titles.get(other, other[:8])
             item = QListWidgetItem(icon("link"), f"{_kind_label(self, link.kind)} · {title}")
             item.setData(LINK_ROLE, (link.src, link.dst))
-            item.setToolTip(link.reason or title)
+            item.setToolTip(plain_tooltip(link.reason or title))
             self.links.addItem(item)
         if not links:
             item = QListWidgetItem(self.tr("No links"))

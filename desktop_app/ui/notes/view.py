@@ -401,15 +401,6 @@ class NotesView(QWidget):
         ):
             return
 
-        backups = self.host.backups
-
-        def forget(e: Any) -> Any:
-            # true delete in the live data, then in every backup that holds the note
-            if backups is None:
-                e.delete_note(note_id)
-                return None
-            return backups.forget_note(note_id)
-
         def done(report: Any) -> None:
             self.model.remove_note(note_id)
             self._selected_id = None
@@ -417,10 +408,18 @@ class NotesView(QWidget):
             self._update_count()
             if self.mode_group.checkedId() == 1:
                 self._load_timeline()
-            if report is not None and report.still_holding and note is not None:
+            if report.live_places:
+                self.statusMessage.emit(
+                    self.tr(
+                        "The memory is deleted; its text still appears elsewhere in this case (for example in a chat message)."
+                    )
+                )
+            if report.still_holding and note is not None:
                 self._offer_backup_purge(note.content, report.still_holding)
 
-        self.host.call(forget, done, self._error, origin=self, name="delete-note")
+        # true delete: the live data, what the model derived from it, the index, every
+        # backup — complete only when no file of the data folder holds its text
+        self.host.call(lambda e: e.forget_note(note_id), done, self._error, origin=self, name="delete-note")
 
     def _offer_backup_purge(self, text: str, holding: list[Any]) -> None:
         """Some backups still hold the text elsewhere (a chat message quoting it): say
