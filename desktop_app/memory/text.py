@@ -15,11 +15,9 @@ MAX_NOTE_CHARS = 20_000
 #: control characters, zero-width characters and the bidirectional overrides and isolates
 #: (an RTL override makes "exe.txt" read "txt.exe": never kept in stored text)
 _CONTROL = re.compile(
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
     r"\u2060-\u2064\u2066-\u2069\ufeff]"
 )
-#: a label (case name, conversation title, tag) is one line: no line breaks or tabs either
-_LABEL_CONTROL = re.compile(_CONTROL.pattern[:-1] + r"\n\r\t\x85]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 #: the longest case name or conversation title
 MAX_LABEL_CHARS = 200
@@ -88,7 +86,7 @@ def clean_label(text: object, what: str = "name", max_chars: int = MAX_LABEL_CHA
             user_message=f"名称必须是文字。 / The {what} must be text.",
         )
     _refuse_surrogates(text, what)
-    text = _SPACES.sub(" ", _LABEL_CONTROL.sub("", unicodedata.normalize("NFC", text))).strip()
+    text = _SPACES.sub(" ", _invisible_dropped(unicodedata.normalize("NFC", text))).strip()
     if not text:
         raise InvalidInputError(
             f"empty {what}",
@@ -104,6 +102,16 @@ def clean_label(text: object, what: str = "name", max_chars: int = MAX_LABEL_CHA
             f"(at most {max_chars} characters).",
         )
     return text
+
+
+def _invisible_dropped(text: str) -> str:
+    """Every control, format (zero-width, bidirectional), private-use or unassigned
+    character removed, and line breaks made spaces: what is left is what a reader sees."""
+    return "".join(
+        " " if ch in "\n\r\t\u2028\u2029\x85" else ch
+        for ch in text
+        if ch in "\n\r\t\u2028\u2029\x85" or unicodedata.category(ch)[0] != "C"
+    )
 
 
 def clean_inline(text: str) -> str:
@@ -127,7 +135,7 @@ def clean_label_list(values: object) -> list[str]:
                 f"tag {value!r} is not text",
                 user_message="标签必须是文字。 / Tags must be text.",
             )
-        cleaned = _SPACES.sub(" ", _LABEL_CONTROL.sub("", without_surrogates(value))).strip()
+        cleaned = _SPACES.sub(" ", _invisible_dropped(without_surrogates(value))).strip()
         if cleaned:
             out.append(cleaned[:MAX_LABEL_CHARS])
     return out
