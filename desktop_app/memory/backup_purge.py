@@ -230,9 +230,7 @@ def _verify(report: PurgeReport, info: BackupInfo, needles: Iterable[str]) -> No
 # ------------------------------------------------------------------ forget and case delete
 
 
-def forget_in_backups(
-    data_dir: Path, note_ids: Sequence[str], terms: Sequence[str]
-) -> PurgeReport:
+def forget_in_backups(data_dir: Path, note_ids: Sequence[str], terms: Sequence[str]) -> PurgeReport:
     """Every backup without the notes ``note_ids`` and what the model derived from them
     (neighbours' context and tags rolled back).  ``still_holding`` lists the copies that
     could not be rewritten; the caller's scan of the whole folder checks the terms."""

@@ -159,8 +159,6 @@ def _force_reindex(path: Path) -> None:
         conn.close()
 
 
-
-
 class BackedUpEngine(Protocol):
     """What the backups need from the engine (the engine itself is never imported here:
     this module must stay cheap to import and below the engine)."""

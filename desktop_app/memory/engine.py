@@ -512,9 +512,7 @@ class MemoryEngine:
 
     # ======================================================================== forget
 
-    def forget_note(
-        self, note_id: str, progress: ProgressCallback | None = None
-    ) -> ForgetReport:
+    def forget_note(self, note_id: str, progress: ProgressCallback | None = None) -> ForgetReport:
         """Forget a note everywhere: what the model derived from it in other notes is
         rolled back, the note goes from the live data, the index (every version), every
         backup and temporary copy; ``complete`` only when a scan of every file of the data

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from desktop_app.memory.jobs import ENRICH
+
 #: what a forgotten note's id becomes where another row names it in words
 FORGOTTEN = "(forgotten)"
 #: the fields a derived change may touch and forget rolls back (content stays: a merge
@@ -184,8 +186,7 @@ def _revert_one(
     }
     extra = ", index_dirty = 1" if "index_dirty" in note_columns else ""
     conn.execute(
-        "UPDATE notes SET context = ?, tags = ?, status = ?, invalid_at = ?"
-        f"{extra} WHERE id = ?",
+        f"UPDATE notes SET context = ?, tags = ?, status = ?, invalid_at = ?{extra} WHERE id = ?",
         (*sets.values(), note_id),
     )
     # the neighbour's own history: the derived rows go, the others stop quoting them
@@ -234,7 +235,7 @@ def delete_notes(conn: sqlite3.Connection, note_ids: Sequence[str]) -> int:
                 "DELETE FROM jobs WHERE (json_valid(payload) "
                 f"AND json_extract(payload, '$.note_id') IN ({marks})) "
                 f"OR dedupe_key IN ({marks})",
-                [*chunk, *(f"enrich:{i}" for i in chunk)],
+                [*chunk, *(f"{ENRICH}:{i}" for i in chunk)],
             )
         deleted += conn.execute(f"DELETE FROM notes WHERE id IN ({marks})", chunk).rowcount
     _scrub_ids(conn, ids, have)

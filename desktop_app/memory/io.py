@@ -119,9 +119,7 @@ def _case_header(path: Path, number: int, case: Any) -> dict[str, Any]:
     if not isinstance(name, str) or not name.strip():
         raise _bad(path, number, "案件信息需要文字 name / the case header needs a name (text)")
     if description is not None and not isinstance(description, str):
-        raise _bad(
-            path, number, "案件说明必须是文字 / the case description must be text"
-        )
+        raise _bad(path, number, "案件说明必须是文字 / the case description must be text")
     try:
         name = clean_label(name, "case name")
     except InvalidInputError as exc:

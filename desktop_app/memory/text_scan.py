@@ -33,6 +33,9 @@ _CLAUSE_SPLIT = re.compile(r"[，。；;,.!?！？\n、：:（）()【】\[\]“
 _LATIN_TOKEN = re.compile(rf"[A-Za-z0-9@._\-]{{{MIN_TOKEN_CHARS},}}")
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 INDEX_FOLDER = "index"  # the engine's INDEX_DIR (not imported: the engine imports this)
+#: a row whose text is shorter than this is stored in one cell, never split across
+#: overflow pages (SQLite spills only payloads above ~4 KB with 4 KB pages): margin kept
+SPLIT_FLOOR = 1500
 
 
 def distinctive_terms(
@@ -84,26 +87,30 @@ def _needles(terms: Sequence[str], index_file: bool) -> list[bytes]:
 def sqlite_tables_holding(
     conn: sqlite3.Connection, terms: Sequence[str], skip_tables: frozenset[str] = frozenset()
 ) -> list[str]:
-    """Tables of ``conn`` in which a row holds one of ``terms`` (exact substring)."""
-    tables = [
-        r[0]
-        for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        if not r[0].startswith("sqlite_") and r[0] not in skip_tables
-    ]
+    """Tables of ``conn`` with a row long enough to be split across overflow pages that
+    holds one of ``terms``.  A shorter row is stored in one piece, so the byte scan of the
+    file has already looked at it: only the long ones are read (one query per table)."""
     holding = []
-    for table in tables:
+    for table in sorted(_tables(conn) - skip_tables):
         cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')]
         if not cols:
             continue
-        cond = " OR ".join(f'instr(CAST("{c}" AS TEXT), ?) > 0' for c in cols)
-        for term in terms:
-            row = conn.execute(
-                f'SELECT 1 FROM "{table}" WHERE {cond} LIMIT 1', [term] * len(cols)
-            ).fetchone()
-            if row is not None:
+        size = " + ".join(f'IFNULL(length(CAST("{c}" AS BLOB)), 0)' for c in cols)
+        picked = ", ".join(f'CAST("{c}" AS TEXT)' for c in cols)
+        for row in conn.execute(f'SELECT {picked} FROM "{table}" WHERE {size} > ?', (SPLIT_FLOOR,)):
+            text = "\x00".join(v for v in row if v)
+            if any(term in text for term in terms):
                 holding.append(table)
                 break
     return holding
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    return {
+        r[0]
+        for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        if not r[0].startswith("sqlite_")
+    }
 
 
 def _sql_holding(path: Path, terms: Sequence[str], skip_tables: frozenset[str]) -> list[str]:

@@ -41,7 +41,7 @@ def is_web_link(url: QUrl) -> bool:
     return url.isValid() and url.scheme().lower() in WEB_SCHEMES and bool(url.host())
 
 
-def open_link(parent: QWidget | None, url: QUrl, confirm) -> bool:  # noqa: ANN001
+def open_link(parent: QWidget | None, url: QUrl, confirm) -> bool:
     """Open ``url`` in the browser if it is a web address and the user agrees after seeing
     it (``confirm(parent, title, text) -> bool``).  Anything else opens nothing.  Returns
     whether it was opened."""

@@ -3,12 +3,12 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="31" />
+        <location filename="../../desktop_app/ui/about.py" line="30" />
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="53" />
+        <location filename="../../desktop_app/ui/about.py" line="52" />
         <source>Qt is used under the LGPL v3. Licences of all bundled components:</source>
         <translation>Qt 依据 LGPL v3 使用。所有随附组件的许可证：</translation>
     </message>
@@ -79,79 +79,79 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="191" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="199" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="216" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="202" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="219" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="207" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="224" />
         <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="225" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="225" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="213" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="230" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="216" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="233" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="224" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="241" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="280" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="280" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="259" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="282" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="261" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="284" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="524" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="534" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="529" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="539" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -177,31 +177,32 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>Crash</name>
     <message>
-        <location filename="../../desktop_app/ui/excepthook.py" line="40" />
+        <location filename="../../desktop_app/ui/excepthook.py" line="58" />
         <source>Unexpected error</source>
-        <extracomment>tests turn this off; offscreen runs never block on a dialog either</extracomment>
         <translation>意外错误</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/excepthook.py" line="45" />
+        <location filename="../../desktop_app/ui/excepthook.py" line="27" />
         <source>Something unexpected went wrong. Your data is safe; the details were written to the log file.</source>
+        <extracomment>tests turn this off; offscreen runs never block on a dialog either</extracomment>
         <translation>发生了意外错误。您的数据是安全的，详细信息已写入日志文件。</translation>
     </message>
 </context>
 <context>
     <name>DetailPanel</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="31" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="36" />
         <source>Edit in Notes</source>
+        <extracomment>asynchronous alternative to the providers: ``loader(note_id, deliver)`` fetches off the UI thread and later calls ``deliver(note, history)`` on it</extracomment>
         <translation>在记忆中编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="32" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="37" />
         <source>Focus</source>
         <translation>聚焦</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="60" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="66" />
         <source>Click a note to see its details.</source>
         <translation>点击一条记忆查看详情。</translation>
     </message>
@@ -277,7 +278,7 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>GraphTab</name>
     <message>
-        <location filename="../../desktop_app/ui/graph_tab.py" line="29" />
+        <location filename="../../desktop_app/ui/graph_tab.py" line="31" />
         <source>The memory graph will appear here.</source>
         <translation>记忆图谱将显示在这里。</translation>
     </message>
@@ -285,24 +286,42 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>GraphView</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="317" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="322" />
         <source>Export graph</source>
         <translation>导出图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="328" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="333" />
         <source>No notes in this case yet.</source>
         <translation>本案还没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="330" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="335" />
         <source>{n} notes · {e} links</source>
         <translation>{n} 条记忆 · {e} 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="332" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="337" />
         <source>laying out…</source>
         <translation>正在布局…</translation>
+    </message>
+</context>
+<context>
+    <name>Links</name>
+    <message>
+        <location filename="../../desktop_app/ui/safe_text.py" line="51" />
+        <source>Open this address in your web browser?
+
+%1</source>
+        <extracomment>the only schemes a link in untrusted text may open (file:, javascript:, data: never)</extracomment>
+        <translation>在浏览器中打开这个地址？
+
+%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/safe_text.py" line="54" />
+        <source>Open link</source>
+        <translation>打开链接</translation>
     </message>
 </context>
 <context>
@@ -388,52 +407,53 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="93" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="115" />
         <source>You</source>
+        <extracomment>Markdown as GitHub writes it, with raw HTML shown as text</extracomment>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="93" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="115" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="114" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="136" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="116" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="138" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="146" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="151" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="173" />
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="160" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="182" />
         <source>Used %n memories</source>
         <translation><numerusform>用了 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="161" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="183" />
         <source>Memories recalled for this reply; click to see them</source>
         <translation>本次回答调取的记忆，点击查看</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="167" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="189" />
         <source>Memory updated · %n</source>
         <translation><numerusform>记忆已更新 · %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="190" />
         <source>What was learned from this turn; click to see it</source>
         <translation>本轮对话学到的内容，点击查看</translation>
     </message>
@@ -441,189 +461,189 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NoteDetail</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="66" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="166" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="67" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="167" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="75" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="76" />
         <source>What should LexMem remember?</source>
         <translation>要让律记记住什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="85" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="86" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="87" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="88" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="88" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="89" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="89" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="90" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="90" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="91" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="94" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="95" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="97" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="98" />
         <source>Undo last change</source>
         <translation>撤销上次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="108" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="109" />
         <source>Keywords and context</source>
         <translation>关键词与背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="111" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="112" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="116" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="117" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="122" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="123" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="130" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="131" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="185" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="131" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="132" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="133" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="134" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="135" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="136" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="158" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="159" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="159" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="160" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="169" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="169" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="174" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="175" />
         <source>created %1</source>
         <translation>创建于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="175" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="176" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="185" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="187" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="188" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="188" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="189" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="207" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="208" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="267" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="269" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="269" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="270" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="270" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="271" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="271" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="272" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="277" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="279" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="279" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="280" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="280" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="281" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="281" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="282" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -721,7 +741,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="118" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="506" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="502" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
@@ -732,7 +752,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="121" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="507" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="503" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
@@ -752,17 +772,17 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="275" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="276" />
         <source>%n matching memories</source>
         <translation><numerusform>%n 条匹配的记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="277" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="278" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="279" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="280" />
         <source>%n memories</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
@@ -788,7 +808,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="398" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="433" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="431" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
@@ -802,7 +822,12 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="431" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="414" />
+        <source>The memory is deleted; its text still appears elsewhere in this case (for example in a chat message).</source>
+        <translation>记忆已删除；它的文字仍出现在本案的其他地方（例如某条聊天消息中）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="429" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -813,22 +838,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="440" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="438" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="442" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="440" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="454" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="452" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="455" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="453" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -839,58 +864,58 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="474" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="471" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="511" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="507" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="508" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="522" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="522" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="534" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="530" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="547" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="536" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="541" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="536" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="547" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="541" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="556" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="550" />
         <source>Exported %n memories.</source>
         <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="573" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="567" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -899,8 +924,8 @@ Remove the text from these backups too?</source>
     <name>SettingsDialog</name>
     <message>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="46" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="342" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="351" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="344" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="353" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -980,193 +1005,193 @@ Remove the text from these backups too?</source>
         <translation>连接服务并列出可用模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="121" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="122" />
         <source>Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer.</source>
         <translation>只有对话和记忆请求会发往该服务。本机服务商则一切都留在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="136" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="137" />
         <source>How similar a memory must be to the question to be used (0–1)</source>
         <translation>记忆与问题的相似度达到多少才会被使用（0–1）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="137" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="138" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="140" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="141" />
         <source>At most this many memories are given to the model per reply</source>
         <translation>每次回答最多提供给模型的记忆条数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="141" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="142" />
         <source>Memories per reply</source>
         <translation>每次回答的记忆数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="146" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="147" />
         <source>How much newer memories are preferred (0 = not at all)</source>
         <translation>较新记忆的优先程度（0 = 不优先）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="147" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="148" />
         <source>Recency weight</source>
         <translation>时效权重</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="155" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="156" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="158" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="159" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="159" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="160" />
         <source>A new language applies after a restart.</source>
         <translation>更改语言后需重启生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="163" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="164" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="164" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="165" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="165" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="166" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="166" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="167" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="172" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="173" />
         <source>Data folder:</source>
         <translation>数据文件夹：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="178" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="179" />
         <source>Open data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="185" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="186" />
         <source>A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder).</source>
         <translation>备份是数据库的一致性副本。恢复会替换当前全部记忆和对话（会在备份文件夹中保留一份安全副本）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="191" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="192" />
         <source>Back up now…</source>
         <translation>立即备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="193" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="194" />
         <source>Restore from backup…</source>
         <translation>从备份恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="204" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="206" />
         <source>About LexMem…</source>
         <translation>关于律记…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="291" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="293" />
         <source>Not needed for this provider</source>
         <translation>该服务商无需密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="293" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="295" />
         <source>•••••••• saved in the system keyring — type to replace</source>
         <translation>•••••••• 已保存在系统密钥库 — 输入新密钥可替换</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="295" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="297" />
         <source>Paste your API key</source>
         <translation>粘贴您的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="297" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="299" />
         <source>The key is stored only in the system keyring, never in a file.</source>
         <translation>密钥只保存在系统密钥库中，绝不写入文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="299" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="301" />
         <source>No system keyring is available: the key is kept for this session only.</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="309" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="311" />
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="322" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="324" />
         <source>Connected. %n models available.</source>
         <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="322" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="324" />
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="351" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="353" />
         <source>The new language applies after LexMem restarts.</source>
         <translation>新语言将在律记重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="361" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="361" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="365" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="367" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="370" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="379" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="376" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="381" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="376" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="380" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="382" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="387" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="389" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="393" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="395" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
@@ -1174,112 +1199,117 @@ Remove the text from these backups too?</source>
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="51" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="52" />
         <source>LexMem 律记</source>
         <translation>律记 LexMem</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="58" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="59" />
         <source>CASE</source>
         <translation>案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="65" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="66" />
         <source>The case you are working on</source>
         <translation>当前处理的案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="70" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="71" />
         <source>Case actions</source>
         <translation>案件操作</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="73" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="74" />
         <source>New case…</source>
         <translation>新建案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="75" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="76" />
         <source>Rename case…</source>
         <translation>重命名案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="76" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="77" />
         <location filename="../../desktop_app/ui/sidebar.py" line="239" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="365" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="432" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="77" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="78" />
+        <source>Delete case…</source>
+        <translation>删除案件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="79" />
         <source>Show archived cases</source>
         <translation>显示已归档案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="92" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="279" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="305" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="95" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="342" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="368" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="94" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="97" />
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话 (Ctrl+N)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="99" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="102" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="104" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="107" />
         <source>CONVERSATIONS</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="132" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="135" />
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="137" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="140" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="138" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="141" />
         <source>Provider, memory, language, theme, backup (Ctrl+,)</source>
         <translation>服务商、记忆、语言、主题、备份 (Ctrl+,)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="142" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="145" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="146" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="149" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="173" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="178" />
         <source> (archived)</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="208" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="206" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="208" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="206" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="221" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="221" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
@@ -1289,32 +1319,64 @@ Remove the text from these backups too?</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="268" />
+        <source>Delete “%1” for good?
+
+This erases from this computer, and from every backup (%2):
+• %3 memories, with their history and links
+• %4 conversations with %5 messages
+• %6 memory tasks still waiting
+
+It cannot be undone. To keep the case but hide it, archive it instead.</source>
+        <translation>永久删除“%1”？
+
+将从这台电脑以及所有备份（%2 个）中抹去：
+• %3 条记忆，连同其历史和关联
+• %4 个对话，共 %5 条消息
+• %6 个待处理的记忆任务
+
+此操作无法撤销。若只想保留案件并隐藏它，请改用归档。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="282" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="299" />
+        <source>Delete case</source>
+        <translation>删除案件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="300" />
+        <source>The case is deleted, but some of its text still appears in:
+%1</source>
+        <translation>案件已删除，但以下位置仍含有它的部分文字：
+%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="381" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="381" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="333" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="398" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="334" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="399" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="365" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="432" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="368" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="435" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1322,7 +1384,7 @@ Remove the text from these backups too?</source>
 <context>
     <name>Startup</name>
     <message>
-        <location filename="../../desktop_app/ui/app.py" line="69" />
+        <location filename="../../desktop_app/ui/app.py" line="90" />
         <source>LexMem is already running with this data folder. Switch to the open window, or close it first.</source>
         <extracomment>set by the start-up test and benchmark: print a line at the main window's first paint</extracomment>
         <translation>律记已在使用这个数据文件夹。请切换到已打开的窗口，或先将其关闭。</translation>

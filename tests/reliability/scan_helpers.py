@@ -27,9 +27,12 @@ def _sql_holds(path: Path, needle: str) -> bool:
         for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
             cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')]
             cond = " OR ".join(f'instr(CAST("{c}" AS TEXT), ?) > 0' for c in cols)
-            if cols and conn.execute(
-                f'SELECT 1 FROM "{table}" WHERE {cond} LIMIT 1', [needle] * len(cols)
-            ).fetchone():
+            if (
+                cols
+                and conn.execute(
+                    f'SELECT 1 FROM "{table}" WHERE {cond} LIMIT 1', [needle] * len(cols)
+                ).fetchone()
+            ):
                 return True
     except sqlite3.Error:
         return False

@@ -429,9 +429,9 @@ def test_any_nesting_depth_is_refused_cleanly(eng, deep, where):
 
 @settings(FAST, max_examples=100)
 @given(
-    text=st.text(
-        alphabet=st.characters(blacklist_categories=(), codec=None), max_size=30
-    ).map(lambda s: s + "\ud800" if len(s) % 2 else s)
+    text=st.text(alphabet=st.characters(blacklist_categories=(), codec=None), max_size=30).map(
+        lambda s: s + "\ud800" if len(s) % 2 else s
+    )
 )
 def test_any_text_with_or_without_surrogates_is_stored_or_refused_whole(eng, text):
     before = _snapshot(eng)

@@ -68,7 +68,7 @@ def _temp_copies(data: Path) -> list[Path]:
 def test_an_interrupted_backup_or_restore_leaves_no_readable_copy(
     folder_with_backups, tmp_path, embedder, operation
 ):
-    source, note_id, _case_id = folder_with_backups
+    source, _note_id, _case_id = folder_with_backups
     data = tmp_path / "data"
     shutil.copytree(source, data)
     what, _, n = operation.partition("-")
@@ -135,8 +135,9 @@ def test_a_merge_killed_after_any_commit_is_all_or_nothing(
         merged = kept.content == f"{KEEP}\n{OTHER}"
         if merged:  # the whole merge, or ...
             assert folded.status == "superseded"
-            assert any(l.kind == "supersedes" and l.dst == other for l in eng.links_of(keep))
-            assert third in {l.dst for l in eng.links_of(keep)}
+            links = eng.links_of(keep)
+            assert any(link.kind == "supersedes" and link.dst == other for link in links)
+            assert third in {link.dst for link in links}
         else:  # ... none of it
             assert kept.content == KEEP and folded.status == "active"
             assert [h.action for h in eng.note_history(keep)] == ["created"]

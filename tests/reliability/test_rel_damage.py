@@ -94,6 +94,8 @@ DAMAGE = {
     "data files missing": _drop_data_files,
     "table of another schema": _other_schema,
 }
+
+
 @pytest.mark.parametrize("damage", list(DAMAGE))
 def test_damaged_index_is_rebuilt_at_open_with_progress(pristine, tmp_path, embedder, damage):
     data = _copy(pristine, tmp_path)
@@ -227,7 +229,10 @@ def with_backup(tmp_path_factory, embedder) -> tuple[Path, str, dict[str, str]]:
         ids = {
             r.note.content: r.note.id
             for r in eng.add_notes(
-                [{"content": f"第{i}条记录：{NOTES[i % len(NOTES)]}", "case_id": case.id} for i in range(50)]
+                [
+                    {"content": f"第{i}条记录：{NOTES[i % len(NOTES)]}", "case_id": case.id}
+                    for i in range(50)
+                ]
             )
         }
         BackupManager(eng).snapshot("auto")
@@ -291,6 +296,9 @@ def test_a_garbled_page_of_any_table_or_index_is_found_at_open(pristine, tmp_pat
     for n, (name, page) in enumerate(sorted(pages.items())):
         data = tmp_path / f"d{n}"
         shutil.copytree(source, data)
+        if n % 2:  # closed cleanly by LexMem first: the page is garbled in that very file
+            MemoryEngine.open(data, embedder=embedder).close()
+            assert (data / "lexmem.sqlite3.clean-close").exists()
         db = data / "lexmem.sqlite3"
         with db.open("r+b") as fh:
             fh.seek((page - 1) * 4096)
@@ -303,10 +311,10 @@ def test_a_garbled_page_of_any_table_or_index_is_found_at_open(pristine, tmp_pat
             continue
         try:  # opened: every call must work or say "damaged" — never a raw sqlite3 error
             for call in (
-                lambda: eng.search(NOTES[1], case_id=case_id, k=5),
-                lambda: eng.list_notes(case_id),
-                lambda: [eng.note_history(i) for i in ids.values()],
-                lambda: eng.add_note("损坏后新增", case_id=case_id),
+                lambda e=eng: e.search(NOTES[1], case_id=case_id, k=5),
+                lambda e=eng: e.list_notes(case_id),
+                lambda e=eng: [e.note_history(i) for i in ids.values()],
+                lambda e=eng: e.add_note("损坏后新增", case_id=case_id),
             ):
                 try:
                     call()

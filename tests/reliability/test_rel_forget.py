@@ -142,7 +142,7 @@ def test_a_forgotten_supersede_makes_the_old_fact_current_again(agentic, model):
     restored = eng.get_note(old.id)
     assert restored.status == "active" and restored.invalid_at is None
     assert report.complete and old.id in report.reverted
-    assert [h.note.id for h in eng.search("李四月薪", case_id=case.id, k=3)][0] == old.id
+    assert eng.search("李四月薪", case_id=case.id, k=3)[0].note.id == old.id
     assert holders(eng.data_dir, ["Quenby", new.note.id]) == []
 
 
@@ -275,4 +275,3 @@ def run_child_cli(data: Path, *args: str) -> subprocess.CompletedProcess:
         text=True,
         timeout=180,
     )
-

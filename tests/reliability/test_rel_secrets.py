@@ -103,15 +103,15 @@ class MultipartKeyringWrapper(MemoryKeyring):
     """Stand-in for keyrings.alt.multi.MultipartKeyringWrapper: hands every call to the
     keyring it wraps (``_keyring``), splitting long values."""
 
-    def __init__(self, keyring, max_password_size: int = 512) -> None:  # noqa: ANN001
+    def __init__(self, keyring, max_password_size: int = 512) -> None:
         super().__init__()
         self._keyring = keyring
         self._max_password_size = max_password_size
 
-    def get_password(self, service, username):  # noqa: ANN001
+    def get_password(self, service, username):
         return self._keyring.get_password(service, username)
 
-    def set_password(self, service, username, password):  # noqa: ANN001
+    def set_password(self, service, username, password):
         self._keyring.set_password(service, username, password)
 
 
@@ -153,7 +153,9 @@ def test_every_file_of_the_data_folder_is_private(tmp_path, embedder):
         try:
             with MemoryEngine.open(data, embedder=embedder) as eng:
                 case = eng.create_case("权限")
-                eng.add_notes([{"content": f"第{i}条保密记录", "case_id": case.id} for i in range(5)])
+                eng.add_notes(
+                    [{"content": f"第{i}条保密记录", "case_id": case.id} for i in range(5)]
+                )
                 note = eng.add_note("将被遗忘的记录", case_id=case.id).note
                 mgr = BackupManager(eng)
                 mgr.snapshot("auto")

@@ -46,7 +46,7 @@ def asked(monkeypatch) -> list[str]:
     """dialogs.confirm answers yes and records the question."""
     questions: list[str] = []
 
-    def confirm(_parent, _title, text, **_kw):  # noqa: ANN001
+    def confirm(_parent, _title, text, **_kw):
         questions.append(text)
         return True
 
@@ -142,7 +142,9 @@ NOTE_HTML = '<b>重要</b>证据<img src="file:///etc/passwd">'
 @pytest.mark.parametrize("kind", ["confirm", "error", "inform"])
 def test_message_boxes_show_note_text_as_written(qtbot, kind):
     call = {
-        "confirm": lambda: dialogs.confirm(None, "删除", f"删除这条记忆？\n\n{NOTE_HTML}", danger=True),
+        "confirm": lambda: dialogs.confirm(
+            None, "删除", f"删除这条记忆？\n\n{NOTE_HTML}", danger=True
+        ),
         "error": lambda: dialogs.error(None, "导入失败", f"第 3 行：{NOTE_HTML}"),
         "inform": lambda: dialogs.inform(None, "提示", NOTE_HTML),
     }[kind]
@@ -177,7 +179,9 @@ def host(qtbot, tmp_path, embedder):
         engine_factory=lambda path, llm, s: MemoryEngine.open(path, llm=llm, embedder=embedder),
         llm_factory=lambda s: None,
     )
-    with qtbot.waitSignal(host.stateChanged, timeout=20_000, check_params_cb=lambda s: s == "ready"):
+    with qtbot.waitSignal(
+        host.stateChanged, timeout=20_000, check_params_cb=lambda s: s == "ready"
+    ):
         host.open()
     yield host
     wait_all(10_000)

@@ -64,7 +64,7 @@ class MarkdownView(QTextBrowser):
         self.document().setMarkdown(text, self.FEATURES)
         self._fit()
 
-    def loadResource(self, kind: int, name: QUrl) -> object:  # noqa: N802 (Qt's name)
+    def loadResource(self, kind: int, name: QUrl) -> object:
         return None  # no image or style sheet is fetched for untrusted text
 
     def _link_clicked(self, url: QUrl) -> None:
