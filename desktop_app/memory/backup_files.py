@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from desktop_app.core.errors import CorruptDatabaseError, InvalidInputError
+from desktop_app.core.errors import CorruptDatabaseError, InvalidInputError, storage_os_error
 from desktop_app.core.folder_lock import hold_in_use, in_use_by_another
+from desktop_app.memory.store import storage_error
 
 DB_FILE = "lexmem.sqlite3"  # same name as desktop_app.memory.engine.DB_FILE (not imported: cost)
 BACKUP_DIR = "backups"
@@ -94,12 +95,22 @@ def temp_copy(folder: Path) -> Iterator[Path]:
     block runs and removed afterwards — unless the block renamed it into place."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = folder / f"{TEMP_PREFIX}{uuid.uuid4().hex}.sqlite3"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     try:
+        fd: int | None = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise storage_os_error(exc, folder) from exc
+    if os.name == "nt":
+        # Windows cannot rename a file that is open, and refuses to delete one in use
+        # anyway: the copy is protected by being open while SQLite writes it
+        os.close(fd)
+        fd = None
+    else:
         hold_in_use(fd)
+    try:
         yield path
     finally:
-        os.close(fd)
+        if fd is not None:
+            os.close(fd)
         for side in (path, *(path.with_name(path.name + s) for s in _SIDECARS)):
             remove_quietly(side)
 
@@ -150,8 +161,8 @@ def finish_copy(tmp: Path) -> None:
         try:
             conn.execute("PRAGMA journal_mode = DELETE")
             row = conn.execute("PRAGMA integrity_check").fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise CorruptDatabaseError(f"backup copy unreadable: {exc}") from exc
+        except sqlite3.Error as exc:  # a full disk is not a damaged database
+            raise storage_error(tmp, exc) from exc
         if not row or row[0] != "ok":
             # The copy is page-exact, so the database itself is damaged: say so (the UI offers
             # the newest good backup) rather than store a damaged copy and prune a good one.

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from desktop_app.core.errors import InvalidInputError, StorageError
+from desktop_app.core.errors import InvalidInputError, StorageError, storage_os_error
 from desktop_app.memory import forget_sql
 from desktop_app.memory.backup_files import (
     BackupInfo,
@@ -62,6 +62,13 @@ def rewrite_copy(path: Path, apply: Callable[[sqlite3.Connection], T]) -> tuple[
     """Run ``apply`` on a temporary copy of the backup ``path`` in one transaction; when it
     changed anything, make the deletion physical and swap the copy in.  Returns (changed,
     what ``apply`` returned)."""
+    try:
+        return _rewrite(path, apply)
+    except OSError as exc:  # a full disk while copying: the copy in place is untouched
+        raise storage_os_error(exc, path) from exc
+
+
+def _rewrite(path: Path, apply: Callable[[sqlite3.Connection], T]) -> tuple[bool, T]:
     with temp_copy(path.parent) as tmp:
         shutil.copyfile(path, tmp)
         conn = sqlite3.connect(tmp, isolation_level=None)

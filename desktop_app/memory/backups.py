@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from desktop_app.core.errors import StorageError
+from desktop_app.core.errors import StorageError, storage_os_error
 from desktop_app.core.folder_lock import FolderLock
 from desktop_app.memory.backup_files import (
     BACKUP_DIR,
@@ -251,12 +251,15 @@ class BackupManager:
         if kind not in ("auto", "manual"):
             raise ValueError(f"unknown backup kind {kind!r}")
         with self._lock:
-            with temp_copy(self.folder) as tmp:
-                self.engine.backup(tmp)
-                finish_copy(tmp)
-                target = new_name(self.folder, kind)
-                os.replace(tmp, target)
-                fsync_dir(self.folder)
+            try:
+                with temp_copy(self.folder) as tmp:
+                    self.engine.backup(tmp)
+                    finish_copy(tmp)
+                    target = new_name(self.folder, kind)
+                    os.replace(tmp, target)
+                    fsync_dir(self.folder)
+            except OSError as exc:  # a full disk or read-only folder, said so
+                raise storage_os_error(exc, self.folder) from exc
             self._prune(kind)
         log.info("backup written: %s", target.name)
         return next(b for b in self.list(kind) if b.path == target)

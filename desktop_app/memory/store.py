@@ -79,7 +79,7 @@ _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTAD
 )
 
 
-def _storage_error(path: Path, exc: sqlite3.Error) -> StorageError:
+def storage_error(path: Path, exc: sqlite3.Error) -> StorageError:
     """Every sqlite3 error as a LexMem error: a damaged file becomes CorruptDatabaseError
     (the UI offers a restore), a full disk DiskFullError, a read-only folder
     ReadOnlyFolderError, the rest StorageError.  No raw sqlite3 error reaches a caller."""
@@ -125,7 +125,7 @@ class Store:
                 writer.close()
             if isinstance(exc, StorageError):
                 raise
-            raise _storage_error(path, exc) from exc
+            raise storage_error(path, exc) from exc
 
     def _check_integrity(self, conn: sqlite3.Connection) -> None:
         """A garbled page is found here, at open, rather than by the first search that
@@ -197,7 +197,7 @@ class Store:
             try:
                 conn = _connect(self.path, self.read_only)
             except sqlite3.Error as exc:
-                raise _storage_error(self.path, exc) from exc
+                raise storage_error(self.path, exc) from exc
             self._local.conn = conn
             with self._readers_lock:
                 self._readers.append(conn)
@@ -213,14 +213,14 @@ class Store:
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise _storage_error(self.path, exc) from exc
+                raise storage_error(self.path, exc) from exc
             try:
                 yield conn
                 # COMMIT inside the handling: a full disk or a read-only file fails here
                 conn.execute("COMMIT")
             except sqlite3.Error as exc:
                 self._rollback(conn)
-                raise _storage_error(self.path, exc) from exc
+                raise storage_error(self.path, exc) from exc
             except BaseException:
                 self._rollback(conn)
                 raise
@@ -239,23 +239,23 @@ class Store:
         try:
             return fn(self.reader())
         except sqlite3.Error as exc:
-            raise _storage_error(self.path, exc) from exc
+            raise storage_error(self.path, exc) from exc
 
     def query(self, sql: str, params: tuple | list = ()) -> list[sqlite3.Row]:
         try:
             return self.reader().execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            raise _storage_error(self.path, exc) from exc
+            raise storage_error(self.path, exc) from exc
 
     def query_one(self, sql: str, params: tuple | list = ()) -> sqlite3.Row | None:
         try:
             cursor = self.reader().execute(sql, params)
         except sqlite3.Error as exc:
-            raise _storage_error(self.path, exc) from exc
+            raise storage_error(self.path, exc) from exc
         try:
             return cursor.fetchone()
         except sqlite3.Error as exc:
-            raise _storage_error(self.path, exc) from exc
+            raise storage_error(self.path, exc) from exc
         finally:
             # An unfinished statement keeps its read snapshot open: later reads on this
             # thread would not see newer commits, and checkpoints could not truncate the WAL.
@@ -270,7 +270,7 @@ class Store:
             try:
                 row = self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             except sqlite3.Error as exc:
-                raise _storage_error(self.path, exc) from exc
+                raise storage_error(self.path, exc) from exc
         return row[0] == 0
 
     def integrity_ok(self) -> bool:
@@ -281,7 +281,7 @@ class Store:
         try:
             dest = sqlite3.connect(target)
         except sqlite3.Error as exc:
-            raise _storage_error(target, exc) from exc
+            raise storage_error(target, exc) from exc
         try:
             if self._writer is None:  # read-only: a reader's snapshot is just as consistent
                 self.reader().backup(dest)
@@ -289,7 +289,7 @@ class Store:
             with self.write_lock:
                 self._writer.backup(dest)
         except sqlite3.Error as exc:
-            raise _storage_error(self.path, exc) from exc
+            raise storage_error(self.path, exc) from exc
         finally:
             dest.close()
 
@@ -307,7 +307,7 @@ class Store:
                 self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error as exc:
                 self._writer.close()
-                raise _storage_error(self.path, exc) from exc
+                raise storage_error(self.path, exc) from exc
             self._writer.close()
             self._mark_clean_close()
 
