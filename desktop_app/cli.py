@@ -87,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list-backups", help="list the database snapshots")
     restore = sub.add_parser("restore", help="restore the database from a snapshot")
     restore.add_argument("which", help="a path, a file name from list-backups, or 'latest'")
+    delete = sub.add_parser(
+        "delete-case",
+        help="delete a case with everything in it, also from every backup (asks for --yes)",
+    )
+    delete.add_argument("case", help="case id or name")
+    delete.add_argument("--yes", action="store_true", help="really delete (cannot be undone)")
     return parser
 
 
@@ -193,7 +199,34 @@ def _run(engine, args) -> int:
         print(f"已备份 / backed up: {info.path} ({info.size} bytes)")
     elif args.command == "rebuild-index":
         print(f"重建索引 {engine.rebuild_index()} 条 / index rebuilt")
+    elif args.command == "delete-case":
+        return _delete_case(engine, args)
     return 0
+
+
+def _delete_case(engine, args) -> int:
+    case_id = _resolve_case(engine, args.case)
+    if case_id is None:
+        raise LexMemError("no case given", user_message="请指定案件。 / Name a case.")
+    c = engine.case_contents(case_id)
+    summary = (
+        f"案件「{c.case.name}」：{c.notes} 条记忆、{c.conversations} 个对话（{c.messages} 条消息）、"
+        f"{c.jobs} 个待办任务，以及它在 {c.backups} 个备份中的内容 / "
+        f"case “{c.case.name}”: {c.notes} notes, {c.conversations} conversations "
+        f"({c.messages} messages), {c.jobs} pending jobs, and its content in {c.backups} backups"
+    )
+    if not args.yes:
+        print(f"将永久删除 / would delete for good: {summary}")
+        print("确认删除请加 --yes（无法撤销） / add --yes to delete (cannot be undone)")
+        return 1
+    report = engine.delete_case(case_id)
+    print(f"已删除 / deleted: {summary}")
+    if report.complete:
+        print("数据文件夹中已找不到该案件的文字 / its text is in no file of the data folder")
+        return 0
+    for place in [*map(str, report.still_holding), *report.live_places]:
+        print(f"仍含有该案件的文字 / still holds its text: {place}", file=sys.stderr)
+    return 3
 
 
 def _backups_without_engine(data_dir: Path, args) -> int:

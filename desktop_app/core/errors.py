@@ -11,7 +11,11 @@ first, English after), which the UI shows as is; ``str(exc)`` stays technical fo
     │   └── CaseNotFoundError
     ├── StorageError              SQLite / LanceDB trouble
     │   ├── DataFolderLockedError  another LexMem is writing to the same folder
+    │   ├── DataFolderNotPrivateError  the folder is shared or belongs to someone else
+    │   ├── ReadOnlyFolderError    the folder (or its disk) cannot be written
+    │   ├── DiskFullError          no space left: nothing of the failed change was kept
     │   └── CorruptDatabaseError   SQLite file damaged: restore from a backup
+    │       └── MissingDatabaseError  the database is gone while its index or backups remain
     ├── SecretStoreError          no usable OS keyring
     └── LLMError                  anything from the model endpoint
         ├── ProviderNotConfiguredError  no model provider set up yet
@@ -36,6 +40,9 @@ Warnings are not errors: nothing failed, but the user should know. They carry a
 """
 
 from __future__ import annotations
+
+import errno
+import os
 
 
 class LexMemError(Exception):
@@ -81,6 +88,41 @@ class CorruptDatabaseError(StorageError):
     )
 
 
+class MissingDatabaseError(CorruptDatabaseError):
+    """The database file is missing (or empty) although the folder holds its index or
+    backups: a new empty database would silently drop the index, so this is damage."""
+
+    default_user_message = (
+        "数据库文件不见了（或为空），但这个文件夹里还有索引或备份。请从备份恢复；"
+        "LexMem 不会用空数据库覆盖它们。 / "
+        "The database file is missing (or empty) while this folder still holds its index or "
+        "backups. Restore it from a backup; LexMem will not replace them with an empty database."
+    )
+
+
+class DataFolderNotPrivateError(StorageError):
+    default_user_message = (
+        "这个数据文件夹是共享的或属于其他用户，案件资料不能放在这里；请选择一个只属于你的文件夹。 / "
+        "This data folder is shared or belongs to another user; case files cannot be kept there. "
+        "Choose a folder that is yours alone."
+    )
+
+
+class ReadOnlyFolderError(StorageError):
+    default_user_message = (
+        "数据文件夹不可写（只读或没有权限），什么也没有保存。 / "
+        "The data folder cannot be written (read-only or no permission); nothing was saved."
+    )
+
+
+class DiskFullError(StorageError):
+    default_user_message = (
+        "磁盘空间已满，这次修改没有保存（之前的数据完好）。请腾出空间后重试。 / "
+        "The disk is full: this change was not saved (everything saved before is intact). "
+        "Free some space and try again."
+    )
+
+
 class SecretStoreError(LexMemError):
     default_user_message = (
         "系统密钥库不可用，API 密钥只在本次运行中保存。 / "
@@ -90,6 +132,10 @@ class SecretStoreError(LexMemError):
 
 class LLMError(LexMemError):
     default_user_message = "调用语言模型失败。 / The language model call failed."
+
+    #: the endpoint's HTTP status, when it answered with one (kept in stored job errors,
+    #: which keep no text: an endpoint may echo the key or the note in its message)
+    http_status: int | None = None
 
 
 class ProviderNotConfiguredError(LLMError):
@@ -217,3 +263,26 @@ class PlaintextKeyWarning(LexMemWarning):
         "This endpoint uses plain http: the API key and the case text would travel "
         "unencrypted; use https, or plain http only on this computer or the local network."
     )
+
+
+def error_summary(exc: BaseException) -> str:
+    """What may be stored or logged about an error: its class and HTTP status — never its
+    text, which may quote a note, a chat or the API key (an endpoint that echoes the key in
+    its 401 message would otherwise write the key into the database and every backup)."""
+    name = type(exc).__name__
+    status = getattr(exc, "http_status", None)
+    if status is None:
+        status = getattr(exc, "status_code", None)
+    return f"{name} (HTTP {status})" if isinstance(status, int) else name
+
+
+def storage_os_error(exc: OSError, path: os.PathLike[str] | str) -> StorageError:
+    """An OSError on the data folder as the error a lawyer can act on."""
+    if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return DiskFullError(f"{path}: {exc}")
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return ReadOnlyFolderError(
+            f"{path}: {exc}",
+            user_message=f"{ReadOnlyFolderError.default_user_message}\n{path}",
+        )
+    return StorageError(f"{path}: {exc}")

@@ -13,7 +13,7 @@ import contextlib
 import os
 from pathlib import Path
 
-from desktop_app.core.errors import DataFolderLockedError
+from desktop_app.core.errors import DataFolderLockedError, storage_os_error
 
 LOCK_FILE = "lexmem.writer.lock"
 #: Windows locks byte ranges: lock one byte far past the PID text, so others can still read it
@@ -71,7 +71,10 @@ class FolderLock:
         """Take the lock or raise DataFolderLockedError (never waits)."""
         if self._fd is not None:
             raise RuntimeError("lock already held by this object")
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:  # a read-only folder or disk: say so, not errno 30
+            raise storage_os_error(exc, self.path.parent) from exc
         if not _try_lock(fd):
             os.close(fd)
             pid = self.holder_pid()
@@ -81,9 +84,10 @@ class FolderLock:
             )
         self._fd = fd
         # the PID is for messages only: the lock is the OS lock, never this text
-        os.lseek(fd, 0, os.SEEK_SET)
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        with contextlib.suppress(OSError):  # a full disk must not stop the lock, only the PID
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
         return self
 
     def release(self) -> None:
@@ -109,3 +113,28 @@ class FolderLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+# -- files in use ------------------------------------------------------------------------
+
+
+def hold_in_use(fd: int) -> bool:
+    """Mark the open file ``fd`` as in use by this process (an OS lock, dropped when the
+    process dies): a temporary copy being written is never removed as "stale" by another
+    process's clean-up.  False if another holder has it."""
+    return _try_lock(fd)
+
+
+def in_use_by_another(path: Path) -> bool:
+    """Whether some other open file (in any process) holds ``path`` in use."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        if not _try_lock(fd):
+            return True
+        _unlock(fd)
+        return False
+    finally:
+        os.close(fd)

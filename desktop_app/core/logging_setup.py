@@ -4,35 +4,13 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
-import re
+import os
 import sys
 from pathlib import Path
 
-# API keys look like "sk-...", "Bearer ...", or long opaque tokens; a lawyer's log must never
-# hold one even if some library prints a request.
-_PREFIXED = (
-    # keep the label, hide the value
-    re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{8,}"),
-    re.compile(
-        r"(?i)((?:api[_-]?key|authorization|x-api-key|token|secret|password)[\"']?\s*[:=]\s*[\"']?)"
-        r"[^\s\"',;}]{4,}"
-    ),
-)
-_WHOLE = (
-    re.compile(r"\b(?:sk|pk|rk|ak)-[A-Za-z0-9_\-]{8,}"),
-    re.compile(r"\b[A-Za-z0-9_\-]{40,}\b"),
-)
-REDACTED = "***"
+from desktop_app.core.redaction import REDACTED, redact
 
-
-def redact(text: str) -> str:
-    """Replace anything that looks like a credential with ``***``."""
-    for pat in _PREFIXED:
-        text = pat.sub(lambda m: m.group(1) + REDACTED, text)
-    for pat in _WHOLE:
-        text = pat.sub(REDACTED, text)
-    return text
-
+__all__ = ["REDACTED", "RedactingFilter", "redact", "setup_logging"]
 
 class RedactingFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
@@ -49,14 +27,24 @@ class RedactingFilter(logging.Filter):
         return True
 
 
+class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """The log can name cases and files: owner-only (0600), including each rotated file."""
+
+    def _open(self):  # type: ignore[override]
+        stream = super()._open()
+        if os.name == "posix":
+            os.chmod(self.baseFilename, 0o600)
+        return stream
+
+
 def setup_logging(log_path: Path, level: int = logging.INFO) -> logging.Handler:
     """Attach a rotating file handler (1 MB x 5) to the root logger; idempotent per path."""
     root = logging.getLogger()
     for h in root.handlers:
         if isinstance(h, logging.handlers.RotatingFileHandler) and Path(h.baseFilename) == log_path.resolve():
             return h
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    handler = logging.handlers.RotatingFileHandler(
+    log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    handler = _PrivateRotatingFileHandler(
         log_path, maxBytes=1_000_000, backupCount=5, encoding="utf-8"
     )
     handler.setFormatter(

@@ -8,9 +8,11 @@ lock) lives in this one folder, so a backup, a move or a true delete is one fold
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from desktop_app import APP_NAME
+from desktop_app.core.errors import DataFolderNotPrivateError, storage_os_error
 
 #: environment override, handy for packaged builds and scripted runs
 ENV_DATA_DIR = "LEXMEM_DATA_DIR"
@@ -31,9 +33,62 @@ def resolve_data_dir(override: str | os.PathLike[str] | None = None) -> Path:
     """
     raw = override or os.environ.get(ENV_DATA_DIR) or None
     path = Path(raw).expanduser() if raw else default_data_dir()
-    path = path.resolve()
-    path.mkdir(parents=True, exist_ok=True)
+    return ensure_private_dir(path.resolve())
+
+
+def use_private_umask() -> None:
+    """Files and folders this process creates are its user's alone (0600 / 0700): the index
+    files LanceDB writes, SQLite's journals, logs, exports and temporary copies alike."""
+    if os.name == "posix":
+        os.umask(0o077)
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create ``path`` as a private folder (0700), or check that an existing one is the
+    user's own and make it private.  A folder of another user, or a shared one (writable
+    by others, or with the sticky bit like /tmp), is refused rather than changed: its mode
+    is not ours to decide, and case files must not sit where others can write."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise storage_os_error(exc, path) from exc
+    if os.name != "posix":
+        return path
+    info = path.stat()
+    shared = info.st_mode & (stat.S_IWOTH | stat.S_ISVTX)
+    if info.st_uid != os.getuid() or shared:
+        owner = "another user" if info.st_uid != os.getuid() else "everyone"
+        raise DataFolderNotPrivateError(
+            f"{path}: mode {stat.filemode(info.st_mode)}, owner uid {info.st_uid} "
+            f"(writable by {owner})",
+            user_message=f"{DataFolderNotPrivateError.default_user_message}\n{path}",
+        )
+    if info.st_mode & 0o077:
+        try:
+            os.chmod(path, 0o700)  # case files are confidential: owner only
+        except OSError as exc:
+            raise storage_os_error(exc, path) from exc
     return path
+
+
+def make_tree_private(folder: Path) -> int:
+    """Files 0600, folders 0700 under ``folder`` (those an older version left readable by
+    others).  Returns how many were changed; a file that cannot be changed is left as is."""
+    if os.name != "posix" or not folder.is_dir():
+        return 0
+    changed = 0
+    for root, dirs, files in os.walk(folder):
+        for name, mode in [(d, 0o700) for d in dirs] + [(f, 0o600) for f in files]:
+            target = os.path.join(root, name)
+            try:
+                info = os.lstat(target)
+                if stat.S_ISLNK(info.st_mode) or not info.st_mode & 0o077:
+                    continue
+                os.chmod(target, mode)
+                changed += 1
+            except OSError:
+                continue
+    return changed
 
 
 def settings_file(data_dir: Path) -> Path:
@@ -42,7 +97,7 @@ def settings_file(data_dir: Path) -> Path:
 
 def log_dir(data_dir: Path) -> Path:
     path = data_dir / "logs"
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
 
@@ -56,5 +111,5 @@ def lock_file(data_dir: Path) -> Path:
 
 def backups_dir(data_dir: Path) -> Path:
     path = data_dir / "backups"
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path

@@ -20,6 +20,7 @@ import keyring.errors
 from keyring.backend import KeyringBackend
 
 from desktop_app.core.errors import SecretStoreError
+from desktop_app.core.redaction import remember_secret
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +37,42 @@ def _qualname(backend: object) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def refusal_reason(backend: KeyringBackend | None) -> str | None:
-    """Why ``backend`` must not hold keys (None: it is fine)."""
-    if backend is None:
-        return "no keyring backend"
-    name = _qualname(backend)
+def _wrapped(backend: object) -> list[object]:
+    """The backends ``backend`` hands its work to (keyrings.alt's MultipartKeyringWrapper
+    keeps one in ``_keyring``; other wrappers use similar attributes).  A chainer's members
+    are chosen among separately (see _pick_backend)."""
+    inner: list[object] = []
+    for value in vars(backend).values() if hasattr(backend, "__dict__") else ():
+        if isinstance(value, KeyringBackend):
+            inner.append(value)
+        elif isinstance(value, list | tuple):
+            inner.extend(v for v in value if isinstance(v, KeyringBackend))
+    return inner
+
+
+def _own_refusal(name: str) -> str | None:
     if name.startswith(("keyring.backends.fail.", "keyring.backends.null.")):
         return f"no usable keyring backend ({name})"
     if name.startswith("keyrings.alt.file") or "plaintext" in name.lower():
         return f"plaintext keyring backend refused ({name})"
+    return None
+
+
+def refusal_reason(backend: KeyringBackend | None, _depth: int = 0) -> str | None:
+    """Why ``backend`` must not hold keys (None: it is fine).  A wrapper is judged by what
+    it wraps too: ``MultipartKeyringWrapper(PlaintextKeyring())`` writes plaintext."""
+    if backend is None:
+        return "no keyring backend"
+    name = _qualname(backend)
+    reason = _own_refusal(name)
+    if reason is not None:
+        return reason
+    if _depth > 8:  # a cycle of wrappers: refuse rather than trust it
+        return f"keyring backend nested too deeply ({name})"
+    for inner in _wrapped(backend):
+        inner_reason = refusal_reason(inner, _depth + 1)
+        if inner_reason is not None:
+            return f"{inner_reason}, wrapped in {name}"
     return None
 
 
@@ -127,7 +155,10 @@ class SecretStore:
             except Exception as exc:
                 self._degrade("read", exc)
             else:
-                return value if value else session
+                found = value if value else session
+                remember_secret(found)  # from now on scrubbed from every log line and dialog
+                return found
+        remember_secret(session)
         return session
 
     def set(self, key_id: str, secret: str) -> bool:
@@ -140,6 +171,7 @@ class SecretStore:
         if not secret:
             self.delete(key_id)
             return self.is_persistent
+        remember_secret(secret)
         if self._backend is not None:
             try:
                 self._backend.set_password(self.service, key_id, secret)

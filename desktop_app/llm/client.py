@@ -44,7 +44,9 @@ from desktop_app.core.errors import (
     RateLimitedError,
     RequestRejectedError,
     TruncatedResponseError,
+    error_summary,
 )
+from desktop_app.core.redaction import remember_secret
 
 from .abort import current_scope
 from .failures import (
@@ -282,6 +284,7 @@ class LLMClient:
         self._backoff_base = backoff_base
         self._backoff_max = backoff_max
         _require_base_url(config)
+        remember_secret(config.api_key)  # scrubbed from logs and dialogs, whatever its shape
         base = normalize_base_url(config.base_url)
         self.proxy_url: str | None = resolve_proxy(config.proxy, base)
         self.warnings: tuple[LexMemWarning, ...] = connection_warnings(base, config.api_key)
@@ -328,7 +331,10 @@ class LLMClient:
                         raise err from exc
                     delay = err.retry_after
                 attempt += 1
-                log.info("LLM call failed (%s); retry %d in %.1fs", err, attempt, delay)
+                # the class and status only: the endpoint's message may quote the note or key
+                log.info(
+                    "LLM call failed (%s); retry %d in %.1fs", error_summary(err), attempt, delay
+                )
                 self._sleep(delay)
 
     def _backoff(self, attempt: int) -> float:
@@ -528,12 +534,15 @@ class LLMClient:
                     reason = "the JSON is nested too deeply to read"
                 previous = answer.text
                 attempt += 1
-                log.warning(
-                    "invalid structured answer for %s (attempt %d): %s", name, attempt, reason
+                log.warning(  # not the reason: it quotes the answer, which may quote a note
+                    "invalid structured answer for %s (attempt %d): %s",
+                    name,
+                    attempt,
+                    error_summary(exc),
                 )
                 continue
             if coercions:
-                log.info("%s: repaired %d value(s): %s", name, len(coercions), "; ".join(coercions))
+                log.info("%s: repaired %d value(s)", name, len(coercions))
             return StructuredResult(value, total, tuple(coercions), answer.mode)
         raise BadResponseError(f"{name}: invalid answer after a retry: {reason}")
 

@@ -179,8 +179,11 @@ def rejected_error(exc: openai.APIStatusError, cause: BadRequestCause | None = N
     code, _, message = _fields(exc)
     detail = f"HTTP {exc.status_code} {code}: {message}".strip()
     if cause is not None and cause.kind == "context":
-        return ContextTooLongError(detail)
-    return RequestRejectedError(detail)
+        err: LLMError = ContextTooLongError(detail)
+    else:
+        err = RequestRejectedError(detail)
+    err.http_status = exc.status_code
+    return err
 
 
 def map_openai_error(exc: BaseException) -> LLMError:
@@ -196,39 +199,46 @@ def map_openai_error(exc: BaseException) -> LLMError:
     if isinstance(exc, openai.APIConnectionError):
         return EndpointUnreachableError(f"connection failed: {exc.__cause__ or exc}")
     if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        code, _, message = _fields(exc)
-        detail = f"HTTP {status} {code}: {message}".strip()
-        if status in (401, 403):
-            return AuthenticationError(detail)
-        if status == 402:  # DeepSeek: insufficient balance
-            return LLMError(
-                detail,
-                user_message="模型服务账户余额不足。 / The model account has insufficient balance.",
-            )
-        if status == 404:
-            if "model" in code.lower() or "model" in message.lower():
-                return ModelNotFoundError(detail)
-            return EndpointUnreachableError(
-                detail,
-                user_message="服务地址不正确（找不到接口），请检查 Base URL 是否以 /v1 结尾。 / "
-                "Wrong base URL (endpoint not found); check that it ends with /v1.",
-            )
-        if status == 429:
-            if "quota" in code.lower() or "quota" in message.lower():
-                return RateLimitedError(
-                    detail,
-                    user_message="模型服务额度已用完。 / The model account's quota is used up.",
-                )
-            return RateLimitedError(detail, retry_after=retry_after_seconds(exc.response.headers))
-        if status in (400, 422):
-            return rejected_error(exc, classify_bad_request(status, exc.body, frozenset()))
-        return BadResponseError(detail)
+        err = _status_error(exc)
+        err.http_status = exc.status_code
+        return err
     if isinstance(exc, RecursionError):
         return BadResponseError("the response is nested too deeply to read")
     if isinstance(exc, openai.APIResponseValidationError | ValueError):
         return BadResponseError(f"malformed response: {exc}")
     return BadResponseError(f"{type(exc).__name__}: {exc}")
+
+
+def _status_error(exc: openai.APIStatusError) -> LLMError:
+    """The LexMem error for an HTTP error status."""
+    status = exc.status_code
+    code, _, message = _fields(exc)
+    detail = f"HTTP {status} {code}: {message}".strip()
+    if status in (401, 403):
+        return AuthenticationError(detail)
+    if status == 402:  # DeepSeek: insufficient balance
+        return LLMError(
+            detail,
+            user_message="模型服务账户余额不足。 / The model account has insufficient balance.",
+        )
+    if status == 404:
+        if "model" in code.lower() or "model" in message.lower():
+            return ModelNotFoundError(detail)
+        return EndpointUnreachableError(
+            detail,
+            user_message="服务地址不正确（找不到接口），请检查 Base URL 是否以 /v1 结尾。 / "
+            "Wrong base URL (endpoint not found); check that it ends with /v1.",
+        )
+    if status == 429:
+        if "quota" in code.lower() or "quota" in message.lower():
+            return RateLimitedError(
+                detail,
+                user_message="模型服务额度已用完。 / The model account's quota is used up.",
+            )
+        return RateLimitedError(detail, retry_after=retry_after_seconds(exc.response.headers))
+    if status in (400, 422):
+        return rejected_error(exc, classify_bad_request(status, exc.body, frozenset()))
+    return BadResponseError(detail)
 
 
 def is_bad_request(exc: BaseException) -> bool:

@@ -34,7 +34,16 @@ Where each responsibility lives (the engine is a façade over these):
     sameness.py           two notes on one matter with different values (offline)
     current_first.py      the later of such a pair ranks first
     job_runner.py         the one background thread that runs due jobs
-    backups.py            snapshots, their schedule, restore, forget inside backups
+    backups.py            snapshots, their schedule, restore
+    backup_files.py       backup names and listing, checks, private temporary copies
+    backup_purge.py       true delete inside every backup copy
+    forgetting.py         forget a note or delete a case: live data, index, backups, and
+                          the scan that proves it (resumed at open after a crash)
+    forget_sql.py         the SQL of forgetting, on the live database and on copies alike
+                          (rolls back what the model derived from a note)
+    text_scan.py          distinctive terms, and where a text still lives in the folder
+    fallback_search.py    search from SQLite while the index waits for its rebuild
+    input_checks.py       created_at and other values checked at the API's door
     changes.py            Changes: what an operation changed (for the views)
     io.py                 JSON Lines / Markdown import and export
 """

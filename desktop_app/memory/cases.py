@@ -9,6 +9,7 @@ import uuid
 from desktop_app.core.errors import CaseNotFoundError, InvalidInputError
 from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
+from desktop_app.memory.text import clean_content, clean_label
 from desktop_app.memory.types import Case
 
 _EMPTY_NAME = "案件名称不能为空。 / A case needs a name."
@@ -28,16 +29,34 @@ def row_to_case(row: sqlite3.Row) -> Case:
     )
 
 
+def _case_name(name: object) -> str:
+    """A case name as stored: one visible line (see text.clean_label)."""
+    if name is None or (isinstance(name, str) and not name.strip()):
+        raise InvalidInputError("empty case name", user_message=_EMPTY_NAME)
+    return clean_label(name, "case name")
+
+
+def _description(text: object) -> str:
+    if text is None:
+        return ""
+    if not isinstance(text, str):
+        raise InvalidInputError(
+            f"case description must be text, got {type(text).__name__}",
+            user_message="案件说明必须是文字。 / The case description must be text.",
+        )
+    if not text.strip():
+        return ""
+    return clean_content(text)
+
+
 class Cases:
     def __init__(self, store: Store, changes: ChangeRecorder) -> None:
         self._store = store
         self._changes = changes
 
     def create(self, name: str, description: str = "") -> Case:
-        name = (name or "").strip()
-        if not name:
-            raise InvalidInputError("empty case name", user_message=_EMPTY_NAME)
-        case = Case(new_id(), name, description.strip(), utcnow(), False)
+        name = _case_name(name)
+        case = Case(new_id(), name, _description(description), utcnow(), False)
         with self._store.write() as conn:
             conn.execute(
                 "INSERT INTO cases (id, name, description, created_at, archived) VALUES (?, ?, ?, ?, 0)",
@@ -62,9 +81,8 @@ class Cases:
             self.get(case_id)
 
     def rename(self, case_id: str, name: str, description: str | None = None) -> Case:
-        name = (name or "").strip()
-        if not name:
-            raise InvalidInputError("empty case name", user_message=_EMPTY_NAME)
+        name = _case_name(name)
+        description = None if description is None else _description(description)
         self.get(case_id)
         with self._store.write() as conn:
             conn.execute("UPDATE cases SET name = ? WHERE id = ?", (name, case_id))

@@ -13,6 +13,7 @@ from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.scope import sql_in_scope
 from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
+from desktop_app.memory.text import clean_label, without_surrogates
 from desktop_app.memory.types import (
     DEFAULT_CONVERSATION_TITLE,
     MESSAGE_STATUSES,
@@ -47,6 +48,19 @@ def row_to_message(row: sqlite3.Row) -> Message:
     )
 
 
+def _title_or_default(title: object) -> str:
+    try:
+        return clean_label(title or "", "title")
+    except InvalidInputError:
+        if isinstance(title, str) and not _has_surrogate(title):
+            return DEFAULT_TITLE  # empty or only invisible characters: the default title
+        raise
+
+
+def _has_surrogate(text: str) -> bool:
+    return without_surrogates(text) != text
+
+
 def _like_pattern(text: str) -> str:
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
@@ -63,9 +77,7 @@ class Conversations:
     def create(self, case_id: str | None, title: str = "") -> Conversation:
         self._cases.check(case_id)
         now = utcnow()
-        conv = Conversation(
-            new_id(), case_id, (title or "").strip() or DEFAULT_TITLE, now, now, True
-        )
+        conv = Conversation(new_id(), case_id, _title_or_default(title), now, now, True)
         with self._store.write() as conn:
             conn.execute(
                 "INSERT INTO conversations (id, case_id, title, created_at, updated_at, memory_enabled) "
@@ -96,11 +108,11 @@ class Conversations:
         return [row_to_conversation(r) for r in rows]
 
     def rename(self, conversation_id: str, title: str) -> Conversation:
-        title = (title or "").strip()
-        if not title:
+        if not isinstance(title, str) or not title.strip():
             raise InvalidInputError(
                 "empty title", user_message="标题不能为空。 / The title cannot be empty."
             )
+        title = clean_label(title, "title")
         conv = self.get(conversation_id)
         with self._store.write() as conn:
             conn.execute(
@@ -145,6 +157,9 @@ class Conversations:
             raise InvalidInputError(f"unknown role {role!r}")
         if status not in MESSAGE_STATUSES:
             raise InvalidInputError(f"unknown message status {status!r}")
+        if not isinstance(content, str):
+            raise InvalidInputError(f"message content must be text, got {type(content).__name__}")
+        content = without_surrogates(content)  # a model's stream may carry one; UTF-8 cannot
         self.get(conversation_id)
         now = utcnow()
         msg = Message(

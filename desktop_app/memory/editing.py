@@ -22,13 +22,12 @@ from desktop_app.memory.index_sync import IndexSync
 from desktop_app.memory.notes_repository import NotesRepository, note_snapshot
 from desktop_app.memory.scope import require_same_scope
 from desktop_app.memory.store import Store, from_iso, utcnow
-from desktop_app.memory.text import clean_content, content_hash
+from desktop_app.memory.text import clean_content, clean_inline, clean_label_list, content_hash
 from desktop_app.memory.types import CATEGORIES, LINK_KINDS, LINK_TYPES, SOURCE_KINDS, Note
 
 log = logging.getLogger(__name__)
 
 #: the fields whose change alters the vector or the full-text terms
-TEXT_FIELDS = frozenset({"content", "context", "tags", "keywords", "event_date"})
 
 
 def _checked_event_date(value: str) -> str | None:
@@ -44,6 +43,9 @@ def _checked_event_date(value: str) -> str | None:
             ),
         )
     return parsed
+TEXT_FIELDS = frozenset({"content", "context", "tags", "keywords", "event_date"})
+#: the actors whose changes the model made (forget rolls back those derived from a note)
+MODEL_ACTORS = frozenset({"construction", "decision", "evolution"})
 
 
 class NoteEditor:
@@ -75,44 +77,32 @@ class NoteEditor:
         source_kind: str | None = None,
         actor: str = "user",
         reason: str = "",
+        derived_from: str | None = None,
     ) -> Note:
         """Edit a note; the text fields are re-embedded at once, and a history row is kept.
-        ``event_date`` / ``source_kind``: ``""`` clears them, None leaves them."""
+        ``event_date`` / ``source_kind``: ``""`` clears them, None leaves them.
+        ``derived_from``: the note a model-made change came from (see forget_sql.py)."""
         with self._store.write_lock:
             before = self._notes.get(note_id)
-            changes: dict[str, Any] = {}
-            if content is not None:
-                cleaned = clean_content(content)
-                if cleaned != before.content:
-                    changes["content"] = cleaned
-                    changes["content_hash"] = content_hash(cleaned)
-                    if keywords is None:
-                        changes["keywords"] = construction.extract_keywords(cleaned)
-            if category is not None and category != before.category:
-                if category not in CATEGORIES:
-                    raise InvalidInputError(f"unknown category {category!r}")
-                changes["category"] = category
-            if tags is not None:
-                changes["tags"] = tuple(dict.fromkeys(t.strip() for t in tags if t.strip()))
-            if keywords is not None:
-                changes["keywords"] = tuple(dict.fromkeys(k.strip() for k in keywords if k.strip()))
-            if context is not None:
-                changes["context"] = context.strip()
-            if pinned is not None:
-                changes["pinned"] = bool(pinned)
-            if event_date is not None:
-                changes["event_date"] = _checked_event_date(event_date)
-            if source_kind is not None:
-                if source_kind and source_kind not in SOURCE_KINDS:
-                    raise InvalidInputError(f"unknown source kind {source_kind!r}")
-                changes["source_kind"] = source_kind or None
-            changes = {k: v for k, v in changes.items() if getattr(before, k) != v}
-            if not changes:
+            if derived_from is not None:
+                # under the write lock: a note forgotten while the model was thinking about it
+                # must not leave its traces in a neighbour afterwards (NoteNotFoundError)
+                self._notes.get(derived_from)
+            after = self._edited(
+                before,
+                content=content,
+                category=category,
+                tags=tags,
+                pinned=pinned,
+                context=context,
+                keywords=keywords,
+                event_date=event_date,
+                source_kind=source_kind,
+                actor=actor,
+            )
+            if after is None:
                 return before
-            after = replace(before, **changes, updated_at=utcnow())
-            if actor == "evolution":
-                after = replace(after, evolution_count=before.evolution_count + 1)
-            reindex = bool(TEXT_FIELDS & changes.keys())
+            reindex = self._reindex_needed(before, after)
             with self._store.write() as conn:
                 self._notes.save(conn, after, dirty=reindex)
                 self._notes.add_history(
@@ -123,10 +113,66 @@ class NoteEditor:
                     note_snapshot(before),
                     note_snapshot(after),
                     reason,
+                    derived_from,
                 )
         if reindex:
             self._sync.write_notes([after])
         self._changes.notes_changed([(after.case_id, after.id)])
+        return after
+
+    @staticmethod
+    def _reindex_needed(before: Note, after: Note) -> bool:
+        return any(getattr(before, f) != getattr(after, f) for f in TEXT_FIELDS)
+
+    @staticmethod
+    def _edited(
+        before: Note,
+        *,
+        content: str | None = None,
+        category: str | None = None,
+        tags: Iterable[str] | None = None,
+        pinned: bool | None = None,
+        context: str | None = None,
+        keywords: Iterable[str] | None = None,
+        event_date: str | None = None,
+        source_kind: str | None = None,
+        actor: str = "user",
+    ) -> Note | None:
+        """The note with the edits applied (validated), or None when nothing changes."""
+        changes: dict[str, Any] = {}
+        if content is not None:
+            cleaned = clean_content(content)
+            if cleaned != before.content:
+                changes["content"] = cleaned
+                changes["content_hash"] = content_hash(cleaned)
+                if keywords is None:
+                    changes["keywords"] = construction.extract_keywords(cleaned)
+        if category is not None and category != before.category:
+            if category not in CATEGORIES:
+                raise InvalidInputError(f"unknown category {category!r}")
+            changes["category"] = category
+        if tags is not None:
+            changes["tags"] = tuple(dict.fromkeys(clean_label_list(tags)))
+        if keywords is not None:
+            changes["keywords"] = tuple(dict.fromkeys(clean_label_list(keywords)))
+        if context is not None:
+            if not isinstance(context, str):
+                raise InvalidInputError(f"context must be text, got {type(context).__name__}")
+            changes["context"] = clean_inline(context)
+        if pinned is not None:
+            changes["pinned"] = bool(pinned)
+        if event_date is not None:
+            changes["event_date"] = _checked_event_date(event_date)
+        if source_kind is not None:
+            if source_kind and source_kind not in SOURCE_KINDS:
+                raise InvalidInputError(f"unknown source kind {source_kind!r}")
+            changes["source_kind"] = source_kind or None
+        changes = {k: v for k, v in changes.items() if getattr(before, k) != v}
+        if not changes:
+            return None
+        after = replace(before, **changes, updated_at=utcnow())
+        if actor == "evolution":
+            after = replace(after, evolution_count=before.evolution_count + 1)
         return after
 
     # -- status --------------------------------------------------------------------------
@@ -139,6 +185,7 @@ class NoteEditor:
         action: str,
         reason: str,
         also: Callable[[sqlite3.Connection], None] | None = None,
+        derived_from: str | None = None,
     ) -> Note:
         """Change a note's status; ``also`` adds writes to the same transaction."""
         with self._store.write_lock:
@@ -155,6 +202,7 @@ class NoteEditor:
                     note_snapshot(before),
                     note_snapshot(after),
                     reason,
+                    derived_from,
                 )
                 if also is not None:
                     also(conn)
@@ -194,6 +242,9 @@ class NoteEditor:
                 also=lambda conn: self._notes.insert_link(
                     conn, new_id, old_id, "supersedes", 1.0, reason, "取代"
                 ),
+                # a model's decision is derived from the new note: forgetting that note
+                # makes the old fact current again (a user's merge is the user's own)
+                derived_from=new_id if actor in MODEL_ACTORS else None,
             )
         self._changes.links_changed(old.case_id)
         return result
@@ -259,8 +310,9 @@ class NoteEditor:
 
     def merge(self, keep_id: str, other_id: str) -> Note:
         """Fold ``other`` into ``keep``: content joined, tags and links carried over; the
-        other note is superseded (kept in history, not deleted).  The write lock is held
-        throughout, so no other edit or delete lands between the steps."""
+        other note is superseded (kept in history, not deleted).  ONE transaction: a crash
+        leaves either both notes as they were or the merge complete, never the kept note
+        holding both texts while the other is still active."""
         with self._store.write_lock:
             keep, other = self._notes.get(keep_id), self._notes.get(other_id)
             if keep_id == other_id:
@@ -276,20 +328,52 @@ class NoteEditor:
                 if other.content in keep.content
                 else f"{keep.content}\n{other.content}"
             )
-            merged = self.update(
-                keep_id,
+            merged = self._edited(
+                keep,
                 content=content,
                 tags=[*keep.tags, *other.tags],
                 keywords=[*keep.keywords, *other.keywords],
-                reason=f"merged {other_id}",
             )
+            now = utcnow()
+            superseded = replace(
+                other, status="superseded", invalid_at=other.invalid_at or now, updated_at=now
+            )
+            carried = [
+                link
+                for link in self._notes.links_of(other_id)
+                if link.dst != keep_id and link.kind != "supersedes"
+            ]
             with self._store.write() as conn:
-                for link in self._notes.links_of(other_id):
-                    if link.dst != keep_id and link.kind != "supersedes":
-                        self._notes.insert_link(
-                            conn, keep_id, link.dst, link.kind, link.strength, link.reason
-                        )
-            self.supersede(other_id, keep_id, actor="user", reason="merged")
+                if merged is not None:
+                    self._notes.save(conn, merged, dirty=self._reindex_needed(keep, merged))
+                    self._notes.add_history(
+                        conn,
+                        keep_id,
+                        "user",
+                        "updated",
+                        note_snapshot(keep),
+                        note_snapshot(merged),
+                        f"merged {other_id}",
+                    )
+                for link in carried:
+                    self._notes.insert_link(
+                        conn, keep_id, link.dst, link.kind, link.strength, link.reason
+                    )
+                self._notes.save(conn, superseded, dirty=True)
+                self._notes.add_history(
+                    conn,
+                    other_id,
+                    "user",
+                    "superseded",
+                    note_snapshot(other),
+                    note_snapshot(superseded),
+                    "merged",
+                )
+                self._notes.insert_link(conn, keep_id, other_id, "supersedes", 1.0, "merged")
+        merged = merged or keep
+        self._sync.write_notes([merged, superseded])
+        self._changes.notes_changed([(keep.case_id, keep_id), (other.case_id, other_id)])
+        self._changes.links_changed(keep.case_id)
         return merged
 
     def link(

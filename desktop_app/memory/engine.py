@@ -18,18 +18,22 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from desktop_app.core.errors import CorruptDatabaseError, StorageError
+from desktop_app.core.errors import MissingDatabaseError, StorageError
 from desktop_app.core.folder_lock import FolderLock
+from desktop_app.core.paths import ensure_private_dir, make_tree_private, use_private_umask
+from desktop_app.memory.backup_files import list_backups, remove_stale_temp_copies
 from desktop_app.memory.backups import BackupManager
 from desktop_app.memory.cases import Cases
 from desktop_app.memory.changes import ChangeLog, ChangeRecorder
 from desktop_app.memory.conversations import Conversations
 from desktop_app.memory.editing import NoteEditor
 from desktop_app.memory.embedder import Embedder, default_embedder
+from desktop_app.memory.forgetting import CaseContents, ForgetReport, Forgetting
 from desktop_app.memory.graph import GraphBuilder
 from desktop_app.memory.index import NoteIndex
 from desktop_app.memory.index_sync import IndexSync, ProgressCallback
 from desktop_app.memory.ingest import Ingestion
+from desktop_app.memory.input_checks import check_created_at, check_items
 from desktop_app.memory.job_runner import JobRunner
 from desktop_app.memory.job_steps import JobReport, JobSteps
 from desktop_app.memory.jobs import ENRICH, JobCounts, JobQueue
@@ -37,6 +41,7 @@ from desktop_app.memory.notes_repository import NotesRepository
 from desktop_app.memory.ranking import FusionParams
 from desktop_app.memory.search import Search
 from desktop_app.memory.store import Store
+from desktop_app.memory.text import without_surrogates
 from desktop_app.memory.types import (
     AddResult,
     Case,
@@ -57,6 +62,32 @@ log = logging.getLogger(__name__)
 
 DB_FILE = "lexmem.sqlite3"
 INDEX_DIR = "index"
+
+
+def _refuse_lost_database(data_dir: Path) -> None:
+    """A missing or emptied database beside an existing index, WAL or backups is damage,
+    not a new start: opening it would create an empty database and silently wipe the
+    index.  Refuse, and let the app offer the newest backup."""
+    db = data_dir / DB_FILE
+    if db.is_file() and db.stat().st_size > 0:
+        return
+    wal = db.with_name(db.name + "-wal")
+    backups = list_backups(data_dir)
+    index_table = (data_dir / INDEX_DIR / "notes.lance").exists()
+    if not (backups or index_table or (wal.is_file() and wal.stat().st_size > 0)):
+        return  # a new data folder
+    what = "missing" if not db.exists() else "empty"
+    hint = (
+        ""
+        if backups
+        else "\n没有可用的备份：若要重新开始，请先把这个文件夹移走。 / "
+        "There is no backup: to start over, move this folder away first."
+    )
+    raise MissingDatabaseError(
+        f"{db} is {what} but this folder holds "
+        f"{'backups ' if backups else ''}{'an index' if index_table else ''}",
+        user_message=MissingDatabaseError.default_user_message + hint,
+    )
 
 
 class MemoryEngine:
@@ -109,6 +140,15 @@ class MemoryEngine:
             store,
             lambda items, also: self._ingestion.add_notes(items, None, False, also),
         )
+        self._forgetting = Forgetting(
+            data_dir,
+            store,
+            self._notes,
+            self._cases,
+            self._index_sync,
+            self._changes,
+            lambda: self.backups.lock,
+        )
 
     # ==================================================================== life cycle
 
@@ -133,9 +173,10 @@ class MemoryEngine:
         data_dir = Path(data_dir)
         if read_only:
             return cls._open_read_only(data_dir, llm, embedder, config)
-        data_dir.mkdir(parents=True, exist_ok=True)
-        if os.name == "posix":
-            os.chmod(data_dir, 0o700)  # case files are confidential: owner only
+        # case files are confidential: everything written from here on is owner-only, and
+        # a folder that is shared or someone else's is refused, not changed
+        use_private_umask()
+        ensure_private_dir(data_dir)
         lock = FolderLock(data_dir).acquire()
         try:
             engine = cls._open_writer(data_dir, llm, embedder, config, progress)
@@ -155,21 +196,23 @@ class MemoryEngine:
         progress: ProgressCallback | None,
     ) -> MemoryEngine:
         db_file = data_dir / DB_FILE
-        if (
-            db_file.exists()
-            and db_file.stat().st_size == 0
-            and ((data_dir / INDEX_DIR).exists() or any((data_dir / "backups").glob("*.sqlite3")))
-        ):
-            # An emptied database beside an existing index or backups is damage, not a new
-            # start: opening it would silently wipe the index.  Offer the backups instead.
-            raise CorruptDatabaseError(f"{db_file} is empty but this folder held data")
+        _refuse_lost_database(data_dir)
+        # full copies of the database a crash left behind (mid-backup, -restore, -purge)
+        for stale in remove_stale_temp_copies(data_dir):
+            log.info("removed a temporary copy left by an interrupted operation: %s", stale.name)
+        make_tree_private(data_dir)  # files an older version wrote readable by others
         store = Store(db_file)
-        embedder = embedder or default_embedder()
-        index = NoteIndex(data_dir / INDEX_DIR, embedder.dim)
-        engine = cls(data_dir, store, index, embedder, config or MemoryConfig(), llm)
-        engine._index_sync.reconcile(progress)
-        index.on_write = engine._index_sync.record_version
-        engine._jobs.recover_interrupted()  # jobs a crash left "running" run again
+        try:
+            embedder = embedder or default_embedder()
+            index = NoteIndex(data_dir / INDEX_DIR, embedder.dim)
+            engine = cls(data_dir, store, index, embedder, config or MemoryConfig(), llm)
+            engine._index_sync.reconcile(progress)
+            index.on_write = engine._index_sync.record_version
+            engine._jobs.recover_interrupted()  # jobs a crash left "running" run again
+            engine._forgetting.resume(progress)  # forgets a crash interrupted finish now
+        except BaseException:
+            store.close_quietly()
+            raise
         return engine
 
     @classmethod
@@ -343,7 +386,7 @@ class MemoryEngine:
             "content": content,
             "case_id": case_id,
             "category": category,
-            "created_at": created_at,
+            "created_at": check_created_at(created_at),
             "source": source,
             "pinned": pinned,
             "tags": tags,
@@ -373,7 +416,7 @@ class MemoryEngine:
         ``enrich`` queues the agentic steps for each new note (default: when an LLM is
         configured); the jobs are part of the same transaction."""
         enrich = self.llm is not None if enrich is None else enrich
-        results = self._ingestion.add_notes(items, progress, enrich)
+        results = self._ingestion.add_notes(check_items(items), progress, enrich)
         if enrich and any(r.action == "added" for r in results):
             self.kick_jobs()
         return results
@@ -455,9 +498,12 @@ class MemoryEngine:
         source_kind: str | None = None,
         actor: str = "user",
         reason: str = "",
+        derived_from: str | None = None,
     ) -> Note:
         """Edit a note; the text fields are re-embedded at once, and a history row is kept.
-        ``event_date`` / ``source_kind``: ``""`` clears them, None leaves them."""
+        ``event_date`` / ``source_kind``: ``""`` clears them, None leaves them.
+        ``derived_from``: the note a model-made change came from (evolution after a new
+        note); forgetting that note rolls the change back."""
         return self._editor.update(
             note_id,
             content=content,
@@ -470,6 +516,7 @@ class MemoryEngine:
             source_kind=source_kind,
             actor=actor,
             reason=reason,
+            derived_from=derived_from,
         )
 
     def expire_note(self, note_id: str, reason: str = "") -> Note:
@@ -523,8 +570,34 @@ class MemoryEngine:
 
     def delete_note(self, note_id: str) -> None:
         """Truly delete: the row, its history and links, its index rows and every old index
-        version; SQLite pages are zeroed (secure_delete) and the WAL truncated."""
+        version; SQLite pages are zeroed (secure_delete) and the WAL truncated.  The backups
+        keep it: :meth:`forget_note` is the user's "forget", which reaches them too."""
         self._editor.delete(note_id)
+
+    # ======================================================================== forget
+
+    def forget_note(self, note_id: str, progress: ProgressCallback | None = None) -> ForgetReport:
+        """Forget a note everywhere: what the model derived from it in other notes is
+        rolled back, the note goes from the live data, the index (every version), every
+        backup and temporary copy; ``complete`` only when a scan of every file of the data
+        folder finds none of its distinctive terms.  Interrupted, it finishes at the next
+        open."""
+        return self._forgetting.forget_note(note_id, progress)
+
+    def case_contents(self, case_id: str) -> CaseContents:
+        """What :meth:`delete_case` would remove (the confirmation names it)."""
+        return self._forgetting.case_contents(case_id)
+
+    def delete_case(self, case_id: str, progress: ProgressCallback | None = None) -> ForgetReport:
+        """Delete a case with everything in it — notes, history, links, conversations,
+        messages, jobs, graph positions — from the live data, the index and every backup,
+        with the same proof as :meth:`forget_note`."""
+        return self._forgetting.delete_case(case_id, progress)
+
+    @property
+    def resumed_forgets(self) -> list[ForgetReport]:
+        """The forgets an earlier crash interrupted, finished when this engine opened."""
+        return list(self._forgetting.resumed)
 
     def mark_reused(self, note_id: str) -> None:
         """A known fact came up again: it counts as retrieved and moves up."""
@@ -540,7 +613,8 @@ class MemoryEngine:
         include_inactive: bool = False,
     ) -> list[Hit]:
         """Hybrid search within ``case_id`` plus the global notes — never another case
-        (see Search.search for the ranking)."""
+        (see Search.search for the ranking).  While the index is broken it reads SQLite."""
+        query = without_surrogates(query) if isinstance(query, str) else ""
         return self._search.search(query, case_id, k, include_inactive)
 
     def recall_for_chat(self, query: str, case_id: str | None) -> Recall:

@@ -7,6 +7,7 @@ paints first.
 
 from __future__ import annotations
 
+import functools
 import logging
 import shutil
 import threading
@@ -15,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from desktop_app.memory.scope import quote_ids, scope_key
 
 log = logging.getLogger(__name__)
 
+F = TypeVar("F", bound=Callable[..., Any])
 TABLE = "notes"
 #: one-row writes leave one LanceDB version each and slow search ~10x; compact after this many
 OPTIMIZE_EVERY_WRITES = 32
@@ -41,14 +44,41 @@ class IndexRow:
     stamp: str = ""
 
 
-def _index_error(exc: Exception) -> StorageError:
-    return StorageError(
-        f"search index: {exc}",
-        user_message=(
-            "搜索索引读取失败，重新打开 LexMem 时会自动重建。 / "
-            "The search index could not be read; it is rebuilt when LexMem reopens."
-        ),
+class IndexUnavailableError(StorageError):
+    """The index failed (damaged files, a full disk).  It is marked for a rebuild at the next
+    open; until then search reads SQLite (see fallback_search.py) and writes wait in SQLite
+    (notes stay marked dirty)."""
+
+    default_user_message = (
+        "搜索索引出错，暂时改用数据库搜索（较慢，结果完整）；重新打开 LexMem 时会自动重建索引。 / "
+        "The search index failed; searching the database instead (slower, complete) until it "
+        "is rebuilt when LexMem reopens."
     )
+
+
+def _guarded(empty: Callable[[], Any] | None = None) -> Callable[[F], F]:
+    """An index call that must not take the app down with it: on any failure the index is
+    marked broken (``on_broken`` persists that, so the next open rebuilds it) and a read
+    returns ``empty()``, a write raises IndexUnavailableError.  A broken index is not
+    touched again until it is rebuilt."""
+
+    def decorate(fn: F) -> F:
+        @functools.wraps(fn)
+        def call(self: NoteIndex, *args: Any, **kwargs: Any) -> Any:
+            if self.broken is None:
+                try:
+                    return fn(self, *args, **kwargs)
+                except IndexUnavailableError:
+                    raise
+                except Exception as exc:  # lance raises plain RuntimeError/OSError on damage
+                    self.mark_broken(exc)  # outside self._lock: on_broken writes SQLite
+            if empty is not None:
+                return empty()
+            raise IndexUnavailableError(f"search index: {self.broken}")
+
+        return call  # type: ignore[return-value]
+
+    return decorate
 
 
 class NoteIndex:
@@ -74,6 +104,10 @@ class NoteIndex:
         #: called with the table version after every write, so the owner can record which
         #: version of the index matches its data (see IndexSync.reconcile)
         self.on_write = on_write
+        #: why the index failed (None while it works); see _guarded
+        self.broken: str | None = None
+        #: called once with that reason when the index fails (the owner records it)
+        self.on_broken: Callable[[str], None] | None = None
         self._open_existing()
 
     # -- life cycle ----------------------------------------------------------------------
@@ -129,6 +163,16 @@ class NoteIndex:
     def is_open(self) -> bool:
         return self._table is not None
 
+    def mark_broken(self, exc: BaseException) -> None:
+        """The index failed: remember why (the error class only — a message may quote a
+        path or a term) and tell the owner, once."""
+        if self.broken is not None:
+            return
+        self.broken = type(exc).__name__
+        log.warning("search index failed; searching SQLite until it is rebuilt", exc_info=exc)
+        if self.on_broken is not None:
+            self.on_broken(self.broken)
+
     @property
     def version(self) -> int:
         with self._lock:
@@ -152,6 +196,7 @@ class NoteIndex:
     def _reset_locked(self) -> None:
         self._table = None
         self._fts_ready = False
+        self.broken = None  # a fresh table: whatever failed before is gone with the old one
         try:
             self._db.drop_table(TABLE)
         except Exception:
@@ -162,6 +207,7 @@ class NoteIndex:
         mode = "overwrite" if table_dir.exists() else "create"  # overwriting nothing warns on stderr
         self._table = self._db.create_table(TABLE, schema=self._schema(), mode=mode)
 
+    @_guarded(lambda: -1)
     def count(self) -> int:
         with self._lock:
             return self._table.count_rows() if self._table is not None else -1
@@ -174,6 +220,7 @@ class NoteIndex:
             query = query.where(where)
         return query.limit(max(table.count_rows(), 1)).to_arrow()
 
+    @_guarded(dict)
     def stamps(self) -> dict[str, str]:
         """id → stamp of every row (read only when the index may be out of step)."""
         with self._lock:
@@ -205,6 +252,7 @@ class NoteIndex:
             schema=self._schema(),
         )
 
+    @_guarded()
     def upsert(self, rows: Sequence[IndexRow]) -> None:
         """Insert or replace rows by id in one LanceDB write."""
         if not rows:
@@ -225,6 +273,7 @@ class NoteIndex:
             self._after_write()
         self._notify()
 
+    @_guarded()
     def delete(self, ids: Sequence[str]) -> None:
         if not ids:
             return
@@ -272,6 +321,7 @@ class NoteIndex:
         for column in ("case_id", "status"):
             self._table.create_index(column, config=Bitmap(), replace=True)
 
+    @_guarded()
     def optimize(self) -> None:
         """Compact the many small versions left by single-row writes and fold new rows into
         the full-text index."""
@@ -285,6 +335,7 @@ class NoteIndex:
         self._table.optimize(cleanup_older_than=timedelta(days=1))
         self._writes_since_optimize = 0
 
+    @_guarded()
     def purge_deleted(self) -> None:
         """Make deletions physical: rewrite the live rows as a fresh version, rebuild the
         full-text index and drop every old version and file, so no byte of a deleted note
@@ -317,47 +368,44 @@ class NoteIndex:
 
     # -- reads ---------------------------------------------------------------------------
 
+    @_guarded(list)
     def vector_search(self, vector: np.ndarray, where: str, limit: int) -> list[tuple[str, float]]:
         """(id, cosine similarity), best first."""
         with self._lock:
             table = self._table
         if table is None or limit <= 0:
             return []
-        try:
-            rows = (
-                table.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector")
-                .distance_type("cosine")
-                .where(where, prefilter=True)
-                .select(["id", "_distance"])
-                .limit(limit)
-                .to_arrow()
-            )
-        except Exception as exc:  # lance raises plain RuntimeError/OSError on damage
-            raise _index_error(exc) from exc
+        rows = (
+            table.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector")
+            .distance_type("cosine")
+            .where(where, prefilter=True)
+            .select(["id", "_distance"])
+            .limit(limit)
+            .to_arrow()
+        )
         ids = rows.column("id").to_pylist()
         dists = rows.column("_distance").to_pylist()
         return [(i, 1.0 - float(d)) for i, d in zip(ids, dists, strict=True)]
 
+    @_guarded(list)
     def text_search(self, terms: str, where: str, limit: int) -> list[tuple[str, float]]:
         """(id, BM25 score), best first; an empty term list finds nothing."""
         with self._lock:
             table, ready = self._table, self._fts_ready
         if table is None or not ready or not terms.strip() or limit <= 0:
             return []
-        try:
-            rows = (
-                table.search(terms, query_type="fts", fts_columns="terms")
-                .where(where, prefilter=True)
-                .select(["id", "_score"])
-                .limit(limit)
-                .to_arrow()
-            )
-        except Exception as exc:
-            raise _index_error(exc) from exc
+        rows = (
+            table.search(terms, query_type="fts", fts_columns="terms")
+            .where(where, prefilter=True)
+            .select(["id", "_score"])
+            .limit(limit)
+            .to_arrow()
+        )
         ids = rows.column("id").to_pylist()
         scores = rows.column("_score").to_pylist()
         return [(i, float(s)) for i, s in zip(ids, scores, strict=True)]
 
+    @_guarded(lambda: ([], None))
     def scope_matrix(self, where: str) -> tuple[list[str], np.ndarray | None]:
         """All (ids, vectors) matching ``where``, for batch neighbour search in numpy."""
         with self._lock:
@@ -373,6 +421,7 @@ class NoteIndex:
             np.float32
         )
 
+    @_guarded(dict)
     def vectors_for(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not ids:
             return {}

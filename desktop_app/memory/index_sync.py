@@ -17,9 +17,10 @@ from datetime import datetime
 
 import numpy as np
 
+from desktop_app.core.errors import StorageError
 from desktop_app.memory.dates import date_terms
 from desktop_app.memory.embedder import Embedder
-from desktop_app.memory.index import IndexRow, NoteIndex
+from desktop_app.memory.index import IndexRow, IndexUnavailableError, NoteIndex
 from desktop_app.memory.notes_repository import NotesRepository
 from desktop_app.memory.scope import scope_key
 from desktop_app.memory.store import Store, to_iso, utcnow
@@ -29,7 +30,10 @@ from desktop_app.memory.types import Note
 log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[int, int], None]  # (done, total)
+#: set in meta when the index failed: the next open rebuilds it (the promise the message makes)
+NEEDS_REBUILD = "index_needs_rebuild"
 REINDEX_BATCH = 512
+REMOVE_BATCH = 1000
 EMBED_BATCH = 256
 
 
@@ -92,6 +96,14 @@ class IndexSync:
         self._notes = notes
         self._index = index
         self._embedder = embedder
+        index.on_broken = self._record_broken
+
+    def _record_broken(self, reason: str) -> None:
+        try:
+            with self._store.write() as conn:
+                Store.set_meta(conn, NEEDS_REBUILD, reason)
+        except StorageError:  # read-only, or the database failed too: the writer will see it
+            log.warning("could not record that the index needs a rebuild", exc_info=True)
 
     # -- at open -------------------------------------------------------------------------
 
@@ -101,18 +113,21 @@ class IndexSync:
         stored_id = self._store.get_meta("embedder_id")
         stored_dim = self._store.get_meta("embedder_dim")
         same_embedder = stored_id == self._embedder.id and stored_dim == str(self._embedder.dim)
-        if not self._index.is_open or not same_embedder:
+        failed_before = self._store.get_meta(NEEDS_REBUILD)
+        if not self._index.is_open or not same_embedder or failed_before:
             if stored_id and not same_embedder:
                 log.info("embedder changed (%s -> %s): re-embedding", stored_id, self._embedder.id)
+            if failed_before:
+                log.info("the index failed last time (%s): rebuilding it", failed_before)
             self.rebuild(progress)
+            if self._index.broken is None:
+                self.record_version(self._index.version)
             return
         # Crash repair, O(changes): rows deleted from SQLite but maybe not from the index,
         # and notes whose newest version may not have reached the index.
         tombstones = self._notes.tombstones()
         if tombstones:
-            self._index.delete(tombstones)
-            self._index.purge_deleted()
-            self._notes.clear_tombstones(tombstones)
+            self.remove(tombstones)
         dirty = self._notes.unindexed_ids()
         if dirty:
             self.reindex(dirty)
@@ -124,7 +139,8 @@ class IndexSync:
             self.repair(progress)
         if self._store.get_meta("terms_version") != TERMS_VERSION:
             self.refresh_terms(progress)
-        self.record_version(self._index.version)
+        if self._index.broken is None:
+            self.record_version(self._index.version)
 
     def refresh_terms(self, progress: ProgressCallback | None = None) -> None:
         """Rebuild every row's full-text terms, keeping its vector (the text the vectors
@@ -166,22 +182,31 @@ class IndexSync:
         extra = sorted(index_stamps.keys() - set(sql_ids))
         log.info("index repair: %d stale or missing, %d extra", len(stale), len(extra))
         if extra:
-            self._index.delete(extra)
-            self._index.purge_deleted()
+            self.remove(extra)
         if stale:
             self.reindex(stale, progress)
 
     def rebuild(self, progress: ProgressCallback | None = None) -> int:
-        """Recreate the index from SQLite (re-embedding every note); returns the row count."""
-        self._index.reset()
+        """Recreate the index from SQLite (re-embedding every note); returns the row count.
+        If the index cannot be written (a full disk), it stays marked for a rebuild and
+        search reads SQLite meanwhile: the data is safe, only slower to search."""
         ids = self._notes.all_ids(oldest_first=True)
-        self.reindex(ids, progress)
+        try:
+            self._index.reset()
+            self.reindex(ids, progress)
+            self._index.purge_deleted()
+        except Exception as exc:
+            self._index.mark_broken(exc)
+            return 0
+        if self._index.broken is not None:
+            return 0
         with self._store.write() as conn:
             Store.set_meta(conn, "embedder_id", self._embedder.id)
             Store.set_meta(conn, "embedder_dim", str(self._embedder.dim))
             Store.set_meta(conn, "index_built_at", to_iso(utcnow()))
             Store.set_meta(conn, "terms_version", TERMS_VERSION)
-        self._index.purge_deleted()
+            conn.execute("DELETE FROM meta WHERE key = ?", (NEEDS_REBUILD,))
+            conn.execute("DELETE FROM index_tombstones")  # the fresh table never held them
         return len(ids)
 
     def reindex(
@@ -199,7 +224,7 @@ class IndexSync:
             self.write_notes(self._notes.by_ids(list(ids[start : start + batch])))
             if progress:
                 progress(min(start + batch, total), total)
-        self._index.optimize()
+        self.optimize()
 
     # -- as notes change -----------------------------------------------------------------
 
@@ -245,15 +270,25 @@ class IndexSync:
                 fresh = self._embedder.embed([embedding_text(rows[i][0]) for i in todo])
                 for i, vector in zip(todo, fresh, strict=True):
                     rows[i] = (rows[i][0], vector)
-            self._index.upsert([index_row(n, v) for n, v in rows])
+            try:
+                self._index.upsert([index_row(n, v) for n, v in rows])
+            except IndexUnavailableError:
+                return  # the notes stay marked dirty: indexed when the index is back
             self._notes.mark_indexed([n.id for n, _v in rows])
 
     def remove(self, note_ids: Sequence[str]) -> None:
         """Drop deleted notes from the index, physically (no old version keeps their
         terms), then forget their tombstones."""
-        self._index.delete(note_ids)
-        self._index.purge_deleted()
+        try:
+            for start in range(0, len(note_ids), REMOVE_BATCH):  # a deleted case: many ids
+                self._index.delete(note_ids[start : start + REMOVE_BATCH])
+            self._index.purge_deleted()
+        except IndexUnavailableError:
+            return  # the tombstones stay: the rows go when the index is rebuilt
         self._notes.clear_tombstones(note_ids)
 
     def optimize(self) -> None:
-        self._index.optimize()
+        try:
+            self._index.optimize()
+        except IndexUnavailableError:
+            pass  # marked for a rebuild; search reads SQLite meanwhile

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.core.errors import InvalidInputError
+from desktop_app.core.errors import InvalidInputError, storage_os_error
+from desktop_app.core.redaction import scrub_known
 from desktop_app.memory.dates import parse_event_date
+from desktop_app.memory.input_checks import check_created_at
 from desktop_app.memory.store import to_iso
-from desktop_app.memory.text import clean_content
+from desktop_app.memory.text import clean_content, clean_label, without_surrogates
 from desktop_app.memory.types import (
     CATEGORIES,
     CATEGORY_LABELS_EN,
@@ -48,7 +51,7 @@ def import_jsonl(
     header, items = parse_jsonl(path)
     created_case = None
     if case_id is None and header is not None:
-        created_case = cases.create(header.get("name", ""), header.get("description", ""))
+        created_case = cases.create(header["name"], header["description"])
         case_id = created_case.id
     cases.check(case_id)
     for item in items:
@@ -76,54 +79,110 @@ def parse_jsonl(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]
         raise _bad(path, 0, "文件不是 UTF-8 编码 / the file is not UTF-8") from exc
     header: dict[str, Any] | None = None
     items: list[dict[str, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # split on newlines only: str.splitlines() also splits at U+2028 and friends, which a
+    # JSON string may hold unescaped, and would then call a valid line invalid
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise _bad(path, number, f"不是合法的 JSON / not valid JSON ({exc.msg})") from exc
-        if not isinstance(obj, dict):
-            raise _bad(path, number, "每行必须是一个 JSON 对象 / each line must be a JSON object")
+        obj = _parse_line(path, number, line)
         if "case" in obj and not items and header is None:
-            case = obj["case"]
-            if not isinstance(case, dict) or not str(case.get("name", "")).strip():
-                raise _bad(path, number, "案件信息需要 name / the case header needs a name")
-            header = case
+            header = _case_header(path, number, obj["case"])
             continue
-        content = obj.get("content")
-        if not isinstance(content, str) or not content.strip():
-            raise _bad(path, number, "缺少 content 文本 / missing the content text")
-        try:
-            clean_content(content)
-        except InvalidInputError as exc:
-            raise _bad(path, number, exc.user_message) from exc
-        category = obj.get("category")
-        if category is not None and category not in CATEGORIES:
-            raise _bad(path, number, f"未知类别 / unknown category: {category}")
-        tags = obj.get("tags", [])
-        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-            raise _bad(path, number, "tags 必须是字符串列表 / tags must be a list of strings")
-        scope = obj.get("scope", "case")
-        if scope not in ("case", "global"):
-            raise _bad(path, number, "scope 只能是 case 或 global / scope must be case or global")
-        if obj.get("event_date") and parse_event_date(obj["event_date"]) is None:
-            raise _bad(path, number, f"事件日期格式错误 / bad event date: {obj['event_date']}")
-        if obj.get("source_kind") and obj["source_kind"] not in SOURCE_KINDS:
-            raise _bad(path, number, f"未知来源 / unknown source kind: {obj['source_kind']}")
-        item = {k: v for k, v in obj.items() if k in _ALLOWED}
-        if "created_at" in item and item["created_at"] is not None:
-            from datetime import datetime
-
-            try:
-                datetime.fromisoformat(str(item["created_at"]))
-            except ValueError as exc:
-                raise _bad(path, number, f"日期格式错误 / bad date: {item['created_at']}") from exc
-        item["origin"] = "import"
-        items.append(item)
+        items.append(_note_item(path, number, obj))
     if not items:
         raise _bad(path, 0, "文件中没有记忆 / the file holds no notes")
     return header, items
+
+
+def _parse_line(path: Path, number: int, line: str) -> dict[str, Any]:
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise _bad(path, number, f"不是合法的 JSON / not valid JSON ({exc.msg})") from exc
+    except RecursionError as exc:  # [[[[…]]]] thousands deep
+        raise _bad(path, number, "JSON 嵌套过深 / the JSON is nested too deeply") from exc
+    if not isinstance(obj, dict):
+        raise _bad(path, number, "每行必须是一个 JSON 对象 / each line must be a JSON object")
+    if _has_invalid_text(obj):
+        raise _bad(
+            path,
+            number,
+            "含有无效字符（孤立的 Unicode 代理项，如 \\ud800） / "
+            "holds an invalid character (a lone Unicode surrogate such as \\ud800)",
+        )
+    return obj
+
+
+def _has_invalid_text(value: Any, depth: int = 0) -> bool:
+    """A lone surrogate anywhere in the line (keys included): it cannot be stored."""
+    if depth > 50:
+        return True
+    if isinstance(value, str):
+        return without_surrogates(value) != value
+    if isinstance(value, dict):
+        return any(
+            _has_invalid_text(k, depth + 1) or _has_invalid_text(v, depth + 1)
+            for k, v in value.items()
+        )
+    if isinstance(value, list):
+        return any(_has_invalid_text(v, depth + 1) for v in value)
+    return False
+
+
+def _case_header(path: Path, number: int, case: Any) -> dict[str, Any]:
+    """The optional first line ``{"case": {"name": ..., "description": ...}}``, checked."""
+    if not isinstance(case, dict):
+        raise _bad(path, number, "案件信息需要 name / the case header needs a name")
+    name, description = case.get("name"), case.get("description", "")
+    if not isinstance(name, str) or not name.strip():
+        raise _bad(path, number, "案件信息需要文字 name / the case header needs a name (text)")
+    if description is not None and not isinstance(description, str):
+        raise _bad(path, number, "案件说明必须是文字 / the case description must be text")
+    try:
+        name = clean_label(name, "case name")
+    except InvalidInputError as exc:
+        raise _bad(path, number, exc.user_message) from exc
+    return {"name": name, "description": description or ""}
+
+
+def _note_item(path: Path, number: int, obj: dict[str, Any]) -> dict[str, Any]:
+    content = obj.get("content")
+    if not isinstance(content, str) or not content.strip():
+        raise _bad(path, number, "缺少 content 文本 / missing the content text")
+    try:
+        clean_content(content)
+    except InvalidInputError as exc:
+        raise _bad(path, number, exc.user_message) from exc
+    category = obj.get("category")
+    if category is not None and category not in CATEGORIES:
+        raise _bad(path, number, f"未知类别 / unknown category: {str(category)[:40]}")
+    tags = obj.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise _bad(path, number, "tags 必须是字符串列表 / tags must be a list of strings")
+    scope = obj.get("scope", "case")
+    if scope not in ("case", "global"):
+        raise _bad(path, number, "scope 只能是 case 或 global / scope must be case or global")
+    source = obj.get("source")
+    if source is not None and not isinstance(source, str):
+        raise _bad(path, number, "source 必须是文字 / source must be text")
+    pinned = obj.get("pinned", False)
+    if not isinstance(pinned, bool):
+        raise _bad(path, number, "pinned 只能是 true 或 false / pinned must be true or false")
+    event_date = obj.get("event_date")
+    if event_date is not None and (
+        not isinstance(event_date, str) or (event_date and parse_event_date(event_date) is None)
+    ):
+        raise _bad(path, number, f"事件日期格式错误 / bad event date: {str(event_date)[:40]}")
+    source_kind = obj.get("source_kind")
+    if source_kind and source_kind not in SOURCE_KINDS:
+        raise _bad(path, number, f"未知来源 / unknown source kind: {str(source_kind)[:40]}")
+    item = {k: v for k, v in obj.items() if k in _ALLOWED}
+    try:
+        item["created_at"] = check_created_at(item.get("created_at"), f"line {number}")
+    except InvalidInputError as exc:
+        raise _bad(path, number, exc.user_message) from exc
+    item["origin"] = "import"
+    return item
 
 
 def _bad(path: Path, line: int, why: str) -> InvalidInputError:
@@ -163,7 +222,7 @@ def write_jsonl(path: Path, case: Case | None, notes: Sequence[Note]) -> int:
             )
         )
     lines += [json.dumps(note_to_json(n), ensure_ascii=False) for n in notes]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_private(path, "\n".join(lines) + "\n")
     return len(notes)
 
 
@@ -190,5 +249,21 @@ def write_markdown(path: Path, case: Case | None, notes: Sequence[Note]) -> int:
             if note.tags:
                 out.append(f"  - 标签 / tags: {', '.join(note.tags)}")
         out.append("")
-    path.write_text("\n".join(out), encoding="utf-8")
+    write_private(path, "\n".join(out))
     return len(notes)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write an export: owner-only (0600), the configured API key scrubbed should a note
+    quote it, and a full disk or read-only folder reported as such."""
+    data = scrub_known(text).encode("utf-8")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise storage_os_error(exc, path) from exc

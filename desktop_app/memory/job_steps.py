@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -28,6 +29,7 @@ from desktop_app.core.errors import (
     InvalidInputError,
     LLMError,
     NotFoundError,
+    error_summary,
 )
 from desktop_app.memory import agentic
 from desktop_app.memory.changes import Changes
@@ -194,24 +196,32 @@ class JobSteps:
                 result = self.extract(job.payload, job)
             else:
                 raise InvalidInputError(f"unknown job kind {job.kind!r}")
+        # What is stored and logged of an error is its class and HTTP status (error_summary),
+        # never its text: an endpoint may quote the note, or echo the API key, in its message.
         except BadResponseError as exc:
-            log.warning("job %s (%s): unusable answer: %s", job.id, job.kind, exc)
-            status = self._queue.defer(job, f"{type(exc).__name__}: {exc}", counts_as_attempt=True)
+            log.warning("job %s (%s): unusable answer: %s", job.id, job.kind, error_summary(exc))
+            status = self._queue.defer(job, error_summary(exc), counts_as_attempt=True)
             return status, exc.user_message, None
         except LLMError as exc:
             # network down, rate limit, wrong key, missing model: wait for the endpoint or
             # the user, without using up the job's attempts
-            log.info("job %s (%s) deferred: %s", job.id, job.kind, exc)
-            self._queue.defer(job, f"{type(exc).__name__}: {exc}", counts_as_attempt=False)
+            log.info("job %s (%s) deferred: %s", job.id, job.kind, error_summary(exc))
+            self._queue.defer(job, error_summary(exc), counts_as_attempt=False)
             return "pending", exc.user_message, None
         except (InvalidInputError, NotFoundError) as exc:
-            log.warning("job %s (%s) cannot run: %s", job.id, job.kind, exc)
-            self._queue.fail(job, f"{type(exc).__name__}: {exc}")
+            log.warning("job %s (%s) cannot run: %s", job.id, job.kind, error_summary(exc))
+            self._queue.fail(job, error_summary(exc))
             return "failed", exc.user_message, None
-        except Exception as exc:  # a bug must not kill the runner; the job keeps its reason
-            log.exception("job %s (%s) crashed", job.id, job.kind)
-            status = self._queue.defer(job, f"{type(exc).__name__}: {exc}", counts_as_attempt=True)
-            return status, str(exc), None
+        except Exception as exc:  # a bug must not kill the runner; the job keeps its class
+            log.error(
+                "job %s (%s) crashed: %s\n%s",
+                job.id,
+                job.kind,
+                error_summary(exc),
+                "".join(traceback.format_tb(exc.__traceback__)),
+            )
+            status = self._queue.defer(job, error_summary(exc), counts_as_attempt=True)
+            return status, error_summary(exc), None
         self._queue.complete(job)
         return "done", "", result
 
@@ -364,7 +374,9 @@ class JobSteps:
                 outcomes[plan.note_id] = [action, target]
                 self._save_progress(job)
         if not payload.get("neighbours_updated"):
-            self._apply_neighbour_updates(answer.neighbour_updates)
+            self._apply_neighbour_updates(
+                answer.neighbour_updates, [plan.note_id for plan in answer.plans]
+            )
             self._save_progress(job, neighbours_updated=True)
         results = {}
         for note_id, (action, target) in outcomes.items():
@@ -408,6 +420,7 @@ class JobSteps:
                     tags=list(dict.fromkeys([*target.tags, *note.tags])),
                     actor="decision",
                     reason=f"{reason or '合并了新的表述 / merged a newer wording'}：{note.content}",
+                    derived_from=note.id,
                 )
                 eng.delete_note(note.id)  # its text is in the merged note and its history
                 return "updated", target.id
@@ -463,9 +476,12 @@ class JobSteps:
                 reason="evolution: refined tags",
             )
 
-    def _apply_neighbour_updates(self, updates: Sequence[agentic.NeighbourUpdate]) -> None:
+    def _apply_neighbour_updates(
+        self, updates: Sequence[agentic.NeighbourUpdate], new_ids: Sequence[str]
+    ) -> None:
         eng = self._engine
         for upd in updates:
+            source = self._likely_source(upd, new_ids)
             try:
                 eng.update_note(
                     upd.target_id,
@@ -473,9 +489,25 @@ class JobSteps:
                     tags=list(upd.new_tags) if upd.new_tags is not None else None,
                     actor="evolution",
                     reason="evolution after new notes",
+                    derived_from=source,  # forgetting that note rolls this change back
                 )
             except NotFoundError:
                 continue  # deleted meanwhile
+
+    def _likely_source(self, upd: agentic.NeighbourUpdate, new_ids: Sequence[str]) -> str | None:
+        """The new note a neighbour's rewrite most likely came from: the only one, or the one
+        sharing most characters with the new context and tags (forget also reverts any value
+        that still holds a forgotten note's distinctive terms, whichever note is named)."""
+        live = []
+        for note_id in new_ids:
+            try:
+                live.append(self._engine.get_note(note_id))
+            except NotFoundError:
+                continue
+        if len(live) <= 1:
+            return live[0].id if live else None
+        written = set((upd.new_context or "") + "".join(upd.new_tags or ()))
+        return max(live, key=lambda n: len(written & set(n.content))).id
 
     def _save_progress(
         self, job: Job | None, conn: sqlite3.Connection | None = None, **fields: Any

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from desktop_app.core.redaction import redact
 from desktop_app.memory.store import Store, to_iso, utcnow
 
 #: a job that keeps getting unusable answers gives up after this many attempts; network
@@ -142,7 +143,8 @@ class JobQueue:
 
     def defer(self, job: Job, error: str, *, counts_as_attempt: bool) -> str:
         """Back off and retry later; after too many bad answers the job fails for good.
-        Returns the new status."""
+        Returns the new status.  ``error`` is a summary (class, HTTP status: see
+        core.errors.error_summary), never an endpoint's text."""
         attempts = job.attempts if counts_as_attempt else max(job.attempts - 1, 0)
         status = "failed" if counts_as_attempt and attempts >= MAX_BAD_ATTEMPTS else "pending"
         next_run = utcnow() + timedelta(seconds=backoff_seconds(max(job.attempts, 1)))
@@ -154,7 +156,7 @@ class JobQueue:
                 (
                     status,
                     attempts,
-                    error[:2000],
+                    redact(error)[:200],
                     to_iso(next_run),
                     to_iso(utcnow()),
                     status,
@@ -170,7 +172,7 @@ class JobQueue:
             conn.execute(
                 "UPDATE jobs SET status = 'failed', payload = '{}', last_error = ?, updated_at = ? "
                 "WHERE id = ?",
-                (reason[:2000], to_iso(utcnow()), job.id),
+                (redact(reason)[:200], to_iso(utcnow()), job.id),
             )
 
     def save_payload(self, job: Job, conn: sqlite3.Connection | None = None) -> None:

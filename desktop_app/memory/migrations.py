@@ -6,6 +6,7 @@ the SQL in the same transaction, for data the SQL alone cannot derive (dates rea
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -175,6 +176,30 @@ MIGRATIONS: tuple[Migration, ...] = (
             CHECK (status IN ('complete', 'stopped', 'truncated', 'interrupted'));
         """,
     ),
+    (
+        # Forget: which note a model-made change came from (evolution rewrote a neighbour's
+        # context because of it), and the forgets still to finish in backups and files.
+        # Stored job errors keep their class and HTTP status, never the endpoint's text.
+        "0006_forget_provenance_pending_purges",
+        """
+        ALTER TABLE note_history ADD COLUMN derived_from TEXT;
+        CREATE INDEX note_history_derived ON note_history (derived_from)
+            WHERE derived_from IS NOT NULL;
+        UPDATE note_history SET derived_from = substr(reason, 17)
+            WHERE actor = 'evolution' AND reason LIKE 'evolution after %';
+        CREATE TABLE pending_purges (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            -- what to forget and the terms to look for, masked (see forgetting.py)
+            sealed TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0
+        );
+        UPDATE jobs SET last_error = CASE
+            WHEN last_error = '' THEN ''
+            WHEN instr(last_error, ':') > 0 THEN substr(last_error, 1, instr(last_error, ':') - 1)
+            ELSE 'error' END;
+        """,
+    ),
 )
 
 
@@ -200,7 +225,9 @@ def apply_migrations(conn: sqlite3.Connection) -> list[str]:
             )
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # a failed COMMIT (full disk) may have rolled back already
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
             raise
         applied.append(name)
     return applied

@@ -241,17 +241,16 @@ class NotesRepository:
         """The notes of ``row``'s scope written just before and just after it (by
         created_at, ties by insertion order), within [lo, hi]."""
         status = "" if include_inactive else " AND status = 'active'"
-        conn = self._store.reader()
         found = []
         # ISO-8601 UTC strings compare in time order; (created_at, rowid) breaks ties
         # between notes written in the same instant (one batch) in insertion order.
         for cmp, bound, order in (("<", ">= ?", "DESC"), (">", "<= ?", "ASC")):
-            hit = conn.execute(
+            hit = self._store.query_one(  # through the store: its errors are mapped
                 f"SELECT id FROM notes WHERE case_id IS ?{status} "
                 f"AND (created_at, rowid) {cmp} (?, ?) AND created_at {bound} "
                 f"ORDER BY created_at {order}, rowid {order} LIMIT 1",
                 (row["case_id"], row["created_at"], row["rowid"], lo if cmp == "<" else hi),
-            ).fetchone()
+            )
             if hit is not None:
                 found.append(hit[0])
         return found
@@ -380,10 +379,14 @@ class NotesRepository:
         before: dict | None,
         after: dict | None,
         reason: str = "",
+        derived_from: str | None = None,
     ) -> None:
+        """One version row.  ``derived_from`` names the note a model-made change came from
+        (evolution after a new note, a decision about it): forgetting that note rolls the
+        change back (see forget_sql.py)."""
         conn.execute(
-            "INSERT INTO note_history (note_id, actor, action, before, after, reason, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO note_history (note_id, actor, action, before, after, reason, "
+            "created_at, derived_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 note_id,
                 actor,
@@ -392,6 +395,7 @@ class NotesRepository:
                 json.dumps(after, ensure_ascii=False) if after is not None else None,
                 reason,
                 to_iso(utcnow()),
+                derived_from,
             ),
         )
 
@@ -513,3 +517,39 @@ class NotesRepository:
             params,
         )
         return notes, links
+
+    # -- search without the index ----------------------------------------------------------
+
+    def with_any_term(
+        self, case_id: str | None, terms: Sequence[str], include_inactive: bool, limit: int
+    ) -> list[Note]:
+        """Notes visible from ``case_id`` (its own and the global ones) whose text holds one
+        of ``terms`` (lower-cased words or CJK bigrams), newest first: the search while the
+        index is being rebuilt (fallback_search.py)."""
+        if not terms:
+            return []
+        where, params = sql_in_scope(case_id, include_global=True)
+        haystack = "lower(content || ' ' || context || ' ' || keywords || ' ' || tags)"
+        matches = " OR ".join([f"instr({haystack}, ?) > 0"] * len(terms))
+        status = "" if include_inactive else " AND status = 'active'"
+        rows = self._store.query(
+            f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where}{status} AND ({matches}) "
+            "ORDER BY created_at DESC LIMIT ?",
+            [*params, *terms, limit],
+        )
+        return [row_to_note(r) for r in rows]
+
+    def any_content_holds(
+        self, text: str, excluding: Sequence[str] = (), outside_case: str | None = None
+    ) -> bool:
+        """Whether a note other than ``excluding`` (and, given ``outside_case``, outside that
+        case) states ``text`` in its own content."""
+        excluded = list(excluding)[:_CHUNK]
+        case_filter = " AND case_id IS NOT ?" if outside_case is not None else ""
+        params = [text, *excluded] + ([outside_case] if outside_case is not None else [])
+        row = self._store.query_one(
+            f"SELECT 1 FROM notes WHERE instr(content, ?) > 0 AND id NOT IN ({_marks(excluded)})"
+            f"{case_filter} LIMIT 1",
+            params,
+        )
+        return row is not None

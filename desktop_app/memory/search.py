@@ -16,6 +16,7 @@ from datetime import timedelta
 from desktop_app.core.clock import local_date
 from desktop_app.memory.current_first import newer, order_current_first
 from desktop_app.memory.embedder import Embedder
+from desktop_app.memory.fallback_search import search_sqlite
 from desktop_app.memory.index import NoteIndex
 from desktop_app.memory.index_sync import IndexSync, epoch
 from desktop_app.memory.notes_repository import NotesRepository
@@ -87,6 +88,8 @@ class Search:
         query = (query or "").strip()[:MAX_QUERY_CHARS]
         if not query or k <= 0:
             return []
+        if self._index.broken is not None:  # waiting for its rebuild: SQLite answers
+            return search_sqlite(self._notes, self._config(), query, case_id, k, include_inactive)
         cfg = self._config()
         where = index_filter(case_id, include_inactive=include_inactive)
         depth = max(k * 4, cfg.candidate_depth)
@@ -96,6 +99,8 @@ class Search:
         qvec = self._embedder.embed([query])[0]
         vector_hits = self._index.vector_search(qvec, where, depth)
         text_hits = text_future.result()
+        if self._index.broken is not None:  # it failed just now (and returned nothing)
+            return search_sqlite(self._notes, cfg, query, case_id, k, include_inactive)
         fused = fuse(vector_hits, text_hits, params_for_query(self._fusion(), query))
         # Score on narrow rows (scope, status, time); full notes only for the final top k:
         # materialising every candidate cost ~4 ms per search at depth 100.

@@ -12,15 +12,27 @@ mappers live with the SQL that reads each table (notes_repository, cases, conver
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
-from desktop_app.core.errors import CorruptDatabaseError, StorageError
+from desktop_app.core.errors import (
+    CorruptDatabaseError,
+    DiskFullError,
+    ReadOnlyFolderError,
+    StorageError,
+)
 from desktop_app.memory.migrations import MIGRATIONS, apply_migrations
+
+T = TypeVar("T")
+
+#: beside the database after a clean close: its size, mtime and inode (see _check_integrity)
+CLEAN_CLOSE_SUFFIX = ".clean-close"
 
 READ_ONLY_MESSAGE = (
     "这个数据文件夹以只读方式打开，不能修改。 / "
@@ -57,12 +69,31 @@ def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
     return conn
 
 
-def _storage_error(path: Path, exc: sqlite3.Error) -> StorageError:
-    """A damaged file becomes CorruptDatabaseError (the UI offers a restore); the rest
-    StorageError.  Either way no raw sqlite3 error reaches a caller of the engine."""
+# SQLite's primary result codes (the low byte of an extended code)
+_SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTADB = (
+    8,
+    11,
+    13,
+    14,
+    26,
+)
+
+
+def storage_error(path: Path, exc: sqlite3.Error) -> StorageError:
+    """Every sqlite3 error as a LexMem error: a damaged file becomes CorruptDatabaseError
+    (the UI offers a restore), a full disk DiskFullError, a read-only folder
+    ReadOnlyFolderError, the rest StorageError.  No raw sqlite3 error reaches a caller."""
     text = str(exc)
-    if "not a database" in text or "malformed" in text:
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or "not a database" in text or "malformed" in text:
         return CorruptDatabaseError(f"{path}: {exc}")
+    if code == _SQLITE_FULL or "disk is full" in text:
+        return DiskFullError(f"{path}: {exc}")
+    if code in (_SQLITE_READONLY, _SQLITE_CANTOPEN) or "readonly database" in text:
+        return ReadOnlyFolderError(
+            f"{path}: {exc}",
+            user_message=f"{ReadOnlyFolderError.default_user_message}\n{path.parent}",
+        )
     return StorageError(f"{path}: {exc}")
 
 
@@ -85,6 +116,7 @@ class Store:
             if mode.lower() != "wal":
                 raise StorageError(f"could not enable WAL (journal_mode={mode})")
             self._writer.execute("PRAGMA synchronous = NORMAL")
+            self._check_integrity(self._writer)
             apply_migrations(self._writer)
         except (sqlite3.DatabaseError, StorageError) as exc:
             # The caller keeps the error (the "restore from backup" dialog) and with it this
@@ -93,7 +125,50 @@ class Store:
                 writer.close()
             if isinstance(exc, StorageError):
                 raise
-            raise _storage_error(path, exc) from exc
+            raise storage_error(path, exc) from exc
+
+    def _check_integrity(self, conn: sqlite3.Connection) -> None:
+        """A garbled page is found here, at open, rather than by the first search that
+        reads it.  ``quick_check`` reads every page once (it skips integrity_check's
+        index/table cross-checks): ~0.1 s for 10k notes, so it runs only when the file may
+        have changed since LexMem closed it cleanly — after a crash, a restore, a copy, a
+        sync tool or any other program.  Opening a file exactly as LexMem left it stays O(1)."""
+        if self._closed_cleanly_as_is():
+            return
+        rows = conn.execute("PRAGMA quick_check(3)").fetchall()
+        if [tuple(r) for r in rows] != [("ok",)]:
+            raise CorruptDatabaseError(
+                f"{self.path}: quick_check: {'; '.join(str(r[0]) for r in rows)[:300]}"
+            )
+
+    @property
+    def _clean_mark(self) -> Path:
+        return self.path.with_name(self.path.name + CLEAN_CLOSE_SUFFIX)
+
+    def _file_identity(self) -> list[int]:
+        info = self.path.stat()
+        return [info.st_size, info.st_mtime_ns, info.st_ino]
+
+    def _closed_cleanly_as_is(self) -> bool:
+        """True when the database is byte for byte the file LexMem closed cleanly (same
+        size, modification time and file); the mark is spent here, so a crash before the
+        next clean close means a check at the next open."""
+        mark = self._clean_mark
+        try:
+            recorded = json.loads(mark.read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            return False
+        finally:
+            with contextlib.suppress(OSError):
+                mark.unlink()
+        try:
+            return recorded == self._file_identity()
+        except OSError:
+            return False
+
+    def _mark_clean_close(self) -> None:
+        with contextlib.suppress(OSError):  # no mark: the next open just checks
+            self._clean_mark.write_text(json.dumps(self._file_identity()), encoding="ascii")
 
     def _check_schema_current(self) -> None:
         """A read-only store cannot migrate: an older (or newer) schema is refused clearly."""
@@ -122,7 +197,7 @@ class Store:
             try:
                 conn = _connect(self.path, self.read_only)
             except sqlite3.Error as exc:
-                raise _storage_error(self.path, exc) from exc
+                raise storage_error(self.path, exc) from exc
             self._local.conn = conn
             with self._readers_lock:
                 self._readers.append(conn)
@@ -135,33 +210,52 @@ class Store:
             raise StorageError(f"{self.path}: opened read-only", user_message=READ_ONLY_MESSAGE)
         with self.write_lock:
             conn = self._writer
-            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise storage_error(self.path, exc) from exc
             try:
                 yield conn
+                # COMMIT inside the handling: a full disk or a read-only file fails here
+                conn.execute("COMMIT")
             except sqlite3.Error as exc:
-                with contextlib.suppress(sqlite3.Error):  # a damaged file may refuse even this
-                    conn.execute("ROLLBACK")
-                raise _storage_error(self.path, exc) from exc
+                self._rollback(conn)
+                raise storage_error(self.path, exc) from exc
             except BaseException:
-                conn.execute("ROLLBACK")
+                self._rollback(conn)
                 raise
-            conn.execute("COMMIT")
+
+    @staticmethod
+    def _rollback(conn: sqlite3.Connection) -> None:
+        # SQLite may already have rolled back (a failed COMMIT on a full disk), and a
+        # damaged file may refuse even this: the original error is the one to report.
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+
+    def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` on this thread's reader connection, its sqlite3 errors mapped (for
+        SQL written against a connection: forget_sql.py works on backups too)."""
+        try:
+            return fn(self.reader())
+        except sqlite3.Error as exc:
+            raise storage_error(self.path, exc) from exc
 
     def query(self, sql: str, params: tuple | list = ()) -> list[sqlite3.Row]:
         try:
             return self.reader().execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            raise _storage_error(self.path, exc) from exc
+            raise storage_error(self.path, exc) from exc
 
     def query_one(self, sql: str, params: tuple | list = ()) -> sqlite3.Row | None:
         try:
             cursor = self.reader().execute(sql, params)
         except sqlite3.Error as exc:
-            raise _storage_error(self.path, exc) from exc
+            raise storage_error(self.path, exc) from exc
         try:
             return cursor.fetchone()
         except sqlite3.Error as exc:
-            raise _storage_error(self.path, exc) from exc
+            raise storage_error(self.path, exc) from exc
         finally:
             # An unfinished statement keeps its read snapshot open: later reads on this
             # thread would not see newer commits, and checkpoints could not truncate the WAL.
@@ -173,15 +267,21 @@ class Store:
         if self._writer is None:
             return False
         with self.write_lock:
-            busy, _log, _done = self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-        return busy == 0
+            try:
+                row = self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.Error as exc:
+                raise storage_error(self.path, exc) from exc
+        return row[0] == 0
 
     def integrity_ok(self) -> bool:
         row = self.query_one("PRAGMA quick_check")
         return bool(row) and row[0] == "ok"
 
     def backup_to(self, target: Path) -> None:
-        dest = sqlite3.connect(target)
+        try:
+            dest = sqlite3.connect(target)
+        except sqlite3.Error as exc:
+            raise storage_error(target, exc) from exc
         try:
             if self._writer is None:  # read-only: a reader's snapshot is just as consistent
                 self.reader().backup(dest)
@@ -189,7 +289,7 @@ class Store:
             with self.write_lock:
                 self._writer.backup(dest)
         except sqlite3.Error as exc:
-            raise _storage_error(self.path, exc) from exc
+            raise storage_error(self.path, exc) from exc
         finally:
             dest.close()
 
@@ -205,8 +305,16 @@ class Store:
             try:
                 self._writer.execute("PRAGMA optimize")
                 self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            finally:
+            except sqlite3.Error as exc:
                 self._writer.close()
+                raise storage_error(self.path, exc) from exc
+            self._writer.close()
+            self._mark_clean_close()
+
+    def close_quietly(self) -> None:
+        """Close after a failed open: the open's own error is the one to report."""
+        with contextlib.suppress(StorageError, sqlite3.Error):
+            self.close()
 
     # -- meta --------------------------------------------------------------------------
 

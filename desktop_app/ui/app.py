@@ -12,13 +12,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_app import APP_DISPLAY_NAME, APP_NAME, __version__
-from desktop_app.core.errors import DataFolderLockedError
+from desktop_app.core.errors import DataFolderLockedError, StorageError
 from desktop_app.core.logging_setup import setup_logging
-from desktop_app.core.paths import lock_file, log_file, resolve_data_dir, settings_file
+from desktop_app.core.paths import (
+    lock_file,
+    log_file,
+    resolve_data_dir,
+    settings_file,
+    use_private_umask,
+)
 from desktop_app.core.settings import load_settings
 from desktop_app.ui import excepthook, i18n, platform_check, theme
 from desktop_app.ui.single_instance import DataFolderLock
@@ -75,9 +81,24 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     return app  # type: ignore[return-value]
 
 
+def _refuse(text: str) -> None:
+    box = QMessageBox(QMessageBox.Icon.Warning, APP_DISPLAY_NAME, text)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    if QApplication.platformName() not in ("offscreen", "minimal"):
+        box.exec()
+    else:
+        print(text)
+
+
 def run(args: Namespace) -> int:
     t0 = time.perf_counter()
-    data_dir: Path = resolve_data_dir(args.data_dir)
+    use_private_umask()  # every file of the data folder is the user's alone (0600 / 0700)
+    try:
+        data_dir: Path = resolve_data_dir(args.data_dir)
+    except StorageError as exc:  # a shared or read-only folder: say so, change nothing
+        make_app()
+        _refuse(exc.user_message)
+        return 2
     setup_logging(log_file(data_dir))
     log.info("LexMem %s starting, data folder %s", __version__, data_dir)
     problem = platform_check.check()
@@ -103,6 +124,7 @@ def run(args: Namespace) -> int:
         )
         detail = DataFolderLockedError.default_user_message + (f"\n\n{data_dir}" + (f"\nPID {pid}" if pid else ""))
         box = QMessageBox(QMessageBox.Icon.Warning, APP_DISPLAY_NAME, text)
+        box.setTextFormat(Qt.TextFormat.PlainText)
         box.setInformativeText(detail)
         if QApplication.platformName() not in ("offscreen", "minimal"):
             box.exec()

@@ -1,8 +1,24 @@
-"""Small modal questions (name, confirm, message, file) behind functions tests can replace."""
+"""Small modal questions (name, confirm, message, file) behind functions tests can replace.
+
+Every message box shows its text as plain text: it quotes notes, titles and errors, which
+are untrusted (a ``<b>`` or an ``<img src=file:…>`` in a note is shown, never rendered)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox, QWidget
+
+
+def message_box(
+    parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str
+) -> QMessageBox:
+    """A message box whose text is shown as written."""
+    box = QMessageBox(parent)
+    box.setIcon(icon)
+    box.setWindowTitle(title)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(text)
+    return box
 
 
 def ask_text(parent: QWidget | None, title: str, label: str, text: str = "") -> str | None:
@@ -12,21 +28,19 @@ def ask_text(parent: QWidget | None, title: str, label: str, text: str = "") -> 
 
 
 def confirm(parent: QWidget | None, title: str, text: str, *, danger: bool = False) -> bool:
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning if danger else QMessageBox.Icon.Question)
-    box.setWindowTitle(title)
-    box.setText(text)
+    icon = QMessageBox.Icon.Warning if danger else QMessageBox.Icon.Question
+    box = message_box(parent, icon, title, text)
     box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     return box.exec() == QMessageBox.StandardButton.Yes
 
 
 def inform(parent: QWidget | None, title: str, text: str) -> None:
-    QMessageBox.information(parent, title, text)
+    message_box(parent, QMessageBox.Icon.Information, title, text).exec()
 
 
 def error(parent: QWidget | None, title: str, text: str) -> None:
-    QMessageBox.warning(parent, title, text)
+    message_box(parent, QMessageBox.Icon.Warning, title, text).exec()
 
 
 def open_file(parent: QWidget | None, title: str, filters: str) -> str | None:

@@ -7,7 +7,7 @@ import sys
 import traceback
 from types import TracebackType
 
-from PySide6.QtCore import QCoreApplication, QThread
+from PySide6.QtCore import QCoreApplication, Qt, QThread
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_app.core.errors import LexMemError
@@ -18,6 +18,24 @@ log = logging.getLogger("lexmem.crash")
 #: tests turn this off; offscreen runs never block on a dialog either
 interactive = True
 _showing = False  # an exception inside the dialog must not open dialogs forever
+
+
+def crash_summary(exc: BaseException) -> str:
+    """The dialog's sentence: a LexMem error's own words, else a reassurance."""
+    if isinstance(exc, LexMemError):
+        return redact(exc.user_message)
+    return QCoreApplication.translate(
+        "Crash",
+        "Something unexpected went wrong. Your data is safe; the details were written to the log file.",
+    )
+
+
+def crash_details(
+    exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None
+) -> str:
+    """The traceback shown under "Show Details…": the configured API key and anything
+    shaped like a credential scrubbed (a key is copied from this dialog into bug reports)."""
+    return redact("".join(traceback.format_exception(exc_type, exc, tb)))
 
 
 def show_exception(
@@ -38,16 +56,9 @@ def show_exception(
         box = QMessageBox(QApplication.activeWindow())
         box.setIcon(QMessageBox.Icon.Critical)
         box.setWindowTitle(QCoreApplication.translate("Crash", "Unexpected error"))
-        if isinstance(exc, LexMemError):
-            box.setText(exc.user_message)
-        else:
-            box.setText(
-                QCoreApplication.translate(
-                    "Crash",
-                    "Something unexpected went wrong. Your data is safe; the details were written to the log file.",
-                )
-            )
-        box.setDetailedText(redact(text))
+        box.setTextFormat(Qt.TextFormat.PlainText)  # an error may quote a note or a reply
+        box.setText(crash_summary(exc))
+        box.setDetailedText(crash_details(exc_type, exc, tb))
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
         box.exec()
     finally:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from desktop_app.ui import dialogs
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import app_icon, icon
+from desktop_app.ui.safe_text import plain_tooltip
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 OBJ_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -74,9 +75,10 @@ class Sidebar(QWidget):
         self.act_new_case.setShortcut("Ctrl+Shift+N")
         self.act_rename_case = QAction(icon("edit"), self.tr("Rename case…"), self)
         self.act_archive_case = QAction(icon("archive"), self.tr("Archive case"), self)
+        self.act_delete_case = QAction(icon("trash"), self.tr("Delete case…"), self)
         self.act_show_archived = QAction(self.tr("Show archived cases"), self)
         self.act_show_archived.setCheckable(True)
-        for a in (self.act_new_case, self.act_rename_case, self.act_archive_case):
+        for a in (self.act_new_case, self.act_rename_case, self.act_archive_case, self.act_delete_case):
             menu.addAction(a)
         menu.addSeparator()
         menu.addAction(self.act_show_archived)
@@ -84,6 +86,7 @@ class Sidebar(QWidget):
         self.act_new_case.triggered.connect(self.new_case)
         self.act_rename_case.triggered.connect(self.rename_case)
         self.act_archive_case.triggered.connect(self.archive_case)
+        self.act_delete_case.triggered.connect(self.delete_case)
         self.act_show_archived.toggled.connect(lambda _=False: self.reload_cases())
         row.addWidget(self.case_menu_button)
         lay.addLayout(row)
@@ -245,6 +248,60 @@ class Sidebar(QWidget):
             name="archive-case",
         )
 
+    def delete_case(self) -> None:
+        """Delete the case with everything in it, after a confirmation that names what goes
+        (counted by the engine first)."""
+        case = self.current_case()
+        if case is None:
+            return
+        self.host.call(
+            lambda e: e.case_contents(case.id),
+            self._confirm_delete_case,
+            self._show_error,
+            name="case-contents",
+        )
+
+    def _confirm_delete_case(self, contents: Any) -> None:
+        case = contents.case
+        question = (
+            self.tr(
+                "Delete “%1” for good?\n\n"
+                "This erases from this computer, and from every backup (%2):\n"
+                "• %3 memories, with their history and links\n"
+                "• %4 conversations with %5 messages\n"
+                "• %6 memory tasks still waiting\n\n"
+                "It cannot be undone. To keep the case but hide it, archive it instead."
+            )
+            .replace("%1", case.name)
+            .replace("%2", str(contents.backups))
+            .replace("%3", str(contents.notes))
+            .replace("%4", str(contents.conversations))
+            .replace("%5", str(contents.messages))
+            .replace("%6", str(contents.jobs))
+        )
+        if not dialogs.confirm(self, self.tr("Delete case"), question, danger=True):
+            return
+        self.host.call(
+            lambda e: e.delete_case(case.id),
+            self._case_deleted,
+            self._show_error,
+            origin=self,
+            name="delete-case",
+        )
+
+    def _case_deleted(self, report: Any) -> None:
+        self.reload_cases(select=None)
+        if report.complete:
+            return
+        places = [p.name for p in report.still_holding] + list(report.live_places)
+        dialogs.inform(
+            self,
+            self.tr("Delete case"),
+            self.tr("The case is deleted, but some of its text still appears in:\n%1").replace(
+                "%1", "\n".join(f"• {p}" for p in places)
+            ),
+        )
+
     # -- conversations ---------------------------------------------------------------------
     def reload_conversations(self, select: str | None = None) -> None:
         case_id = self.case_id
@@ -285,7 +342,7 @@ class Sidebar(QWidget):
             item = QStandardItem(icon("chat"), conv.title or self.tr("New chat"))
             item.setData(conv.id, ID_ROLE)
             item.setData(conv, OBJ_ROLE)
-            item.setToolTip(conv.title)
+            item.setToolTip(plain_tooltip(conv.title))
             self.conv_model.appendRow(item)
         self.conv_list.selectionModel().blockSignals(False)
         row = next((i for i, c in enumerate(convs) if c.id == wanted), 0 if convs else -1)
@@ -367,6 +424,7 @@ class Sidebar(QWidget):
         self.act_new_case.setEnabled(ready)
         self.act_rename_case.setEnabled(ready and has_case)
         self.act_archive_case.setEnabled(ready and has_case)
+        self.act_delete_case.setEnabled(ready and has_case)
         self.new_chat_button.setEnabled(ready and has_case)
         self.empty_label.setVisible(self.conv_model.rowCount() == 0)
         case = self.current_case()

@@ -105,87 +105,87 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="224" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="226" />
         <source>New chat</source>
         <extracomment>the client whose warnings the user dismissed (shown again for a new client) until then, content that grows keeps the view at the bottom (see _scroll_to_bottom)</extracomment>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="232" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="234" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="235" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="237" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="240" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="242" />
         <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="241" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="243" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="241" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="243" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="253" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="255" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="248" />
-        <location filename="../../desktop_app/ui/chat/view.py" line="256" />
-        <location filename="../../desktop_app/ui/chat/view.py" line="262" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="250" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="258" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="264" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="262" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="264" />
         <source>Got it</source>
         <translation>知道了</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="270" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="272" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="319" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="321" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="319" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="321" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="321" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="323" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="323" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="325" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="591" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="593" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="596" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="598" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -211,14 +211,14 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>Crash</name>
     <message>
-        <location filename="../../desktop_app/ui/excepthook.py" line="40" />
+        <location filename="../../desktop_app/ui/excepthook.py" line="58" />
         <source>Unexpected error</source>
-        <extracomment>tests turn this off; offscreen runs never block on a dialog either</extracomment>
         <translation>意外错误</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/excepthook.py" line="45" />
+        <location filename="../../desktop_app/ui/excepthook.py" line="27" />
         <source>Something unexpected went wrong. Your data is safe; the details were written to the log file.</source>
+        <extracomment>tests turn this off; offscreen runs never block on a dialog either</extracomment>
         <translation>发生了意外错误。您的数据是安全的，详细信息已写入日志文件。</translation>
     </message>
 </context>
@@ -341,6 +341,24 @@ LexMem recalls the case's memories for every reply and learns from the conversat
     </message>
 </context>
 <context>
+    <name>Links</name>
+    <message>
+        <location filename="../../desktop_app/ui/safe_text.py" line="51" />
+        <source>Open this address in your web browser?
+
+%1</source>
+        <extracomment>the only schemes a link in untrusted text may open (file:, javascript:, data: never)</extracomment>
+        <translation>在浏览器中打开这个地址？
+
+%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/safe_text.py" line="54" />
+        <source>Open link</source>
+        <translation>打开链接</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_app/ui/main_window.py" line="48" />
@@ -423,79 +441,80 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="95" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="117" />
         <source>You</source>
+        <extracomment>Markdown as GitHub writes it, with raw HTML shown as text</extracomment>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="95" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="117" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="128" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="150" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="117" />
-        <location filename="../../desktop_app/ui/chat/message.py" line="130" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="139" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="152" />
         <source>Retry</source>
         <extracomment>Retry next to "Stopped" / "Cut off" / "Connection broke" (the last reply only)</extracomment>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="165" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="187" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="175" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="197" />
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="175" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="197" />
         <source>You stopped this reply; what came is kept.</source>
         <translation>您停止了这条回答；已收到的部分已保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="177" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="199" />
         <source>Cut off</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="178" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="200" />
         <source>The reply reached the model's length limit and was cut off.</source>
         <translation>回答达到了模型的长度上限，被截断了。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="181" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="203" />
         <source>Connection broke</source>
         <translation>连接中断</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="182" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="204" />
         <source>The connection broke during this reply; what came is kept.</source>
         <translation>回答过程中连接中断；已收到的部分已保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="207" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="229" />
         <source>Used %n memories</source>
         <translation><numerusform>用了 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="208" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="230" />
         <source>Memories recalled for this reply; click to see them</source>
         <translation>本次回答调取的记忆，点击查看</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="214" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="236" />
         <source>Memory updated · %n</source>
         <translation><numerusform>记忆已更新 · %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="215" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="237" />
         <source>What was learned from this turn; click to see it</source>
         <translation>本轮对话学到的内容，点击查看</translation>
     </message>
@@ -503,269 +522,269 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NoteDetail</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="70" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="238" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="71" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="239" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="79" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="80" />
         <source>What should LexMem remember?</source>
         <translation>要让律记记住什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="89" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="90" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="91" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="92" />
         <source>e.g. 2024-07-15 (when it happened)</source>
         <translation>例如 2024-07-15（事情发生的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="93" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="94" />
         <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
         <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="96" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="97" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="98" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="99" />
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="101" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
         <source>Whose assertion this is</source>
         <translation>这是谁的说法</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="103" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="104" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="106" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="106" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="107" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="107" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="108" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="111" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="112" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="114" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="115" />
         <source>Undo last change</source>
         <translation>撤销上次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="144" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
         <source>Keep this one</source>
         <translation>以此条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="146" />
         <source>This memory is right: the other is expired (kept in history)</source>
         <translation>这条记忆正确：另一条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="146" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="147" />
         <source>Keep the other</source>
         <translation>以另一条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="147" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="148" />
         <source>The other memory is right: this one is expired (kept in history)</source>
         <translation>另一条记忆正确：这条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="148" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="149" />
         <source>Keep both</source>
         <translation>两条都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="149" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="150" />
         <source>Both stay: the conflict is marked as settled</source>
         <translation>两条都保留，冲突标记为已处理</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="165" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="166" />
         <source>Keywords and context</source>
         <translation>关键词与背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="169" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="173" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="174" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="177" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="178" />
         <source>What the link means: proves, applies to, contradicts, adds to, replaces, related</source>
         <translation>关联的含义：证明、适用、矛盾、补充、取代、相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="185" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="186" />
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="190" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="191" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="198" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="259" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="199" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="260" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="199" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="200" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="201" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="202" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="203" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="204" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="227" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="228" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="228" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="240" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="240" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="247" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="248" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="248" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="249" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="259" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="260" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="262" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="263" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="263" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="264" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="291" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="292" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="314" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="315" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="402" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="403" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="403" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="404" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="404" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="405" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="405" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="406" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="406" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="407" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="407" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="408" />
         <source>conflict</source>
         <translation>冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="413" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="414" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="414" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="415" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="415" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="416" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="416" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="417" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="417" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="418" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -889,7 +908,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="131" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="562" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="564" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
@@ -900,7 +919,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="134" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="563" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="565" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
@@ -941,7 +960,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="439" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="473" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="475" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
@@ -955,6 +974,11 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="463" />
+        <source>The memory is deleted; its text still appears elsewhere in this case (for example in a chat message).</source>
+        <translation>记忆已删除；它的文字仍出现在本案的其他地方（例如某条聊天消息中）。</translation>
+    </message>
+    <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="471" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
@@ -966,22 +990,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="480" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="482" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="482" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="484" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="494" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="496" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="495" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="497" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -992,63 +1016,63 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="513" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="515" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="528" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="530" />
         <source>Conflict settled.</source>
         <translation>冲突已处理。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="567" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="569" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="570" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="582" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="584" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="582" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="584" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="590" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="592" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="596" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="601" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="598" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="603" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="596" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="598" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="601" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="603" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="610" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="612" />
         <source>Exported %n memories.</source>
         <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="627" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="629" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1093,9 +1117,9 @@ Remove the text from these backups too?</source>
     <name>SettingsDialog</name>
     <message>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="47" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="356" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="366" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="375" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="358" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="377" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1175,193 +1199,193 @@ Remove the text from these backups too?</source>
         <translation>连接服务并列出可用模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="126" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="127" />
         <source>Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer.</source>
         <translation>只有对话和记忆请求会发往该服务。本机服务商则一切都留在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="141" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="142" />
         <source>How similar a memory must be to the question to be used (0–1)</source>
         <translation>记忆与问题的相似度达到多少才会被使用（0–1）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="142" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="143" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="145" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="146" />
         <source>At most this many memories are given to the model per reply</source>
         <translation>每次回答最多提供给模型的记忆条数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="146" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="147" />
         <source>Memories per reply</source>
         <translation>每次回答的记忆数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="151" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="152" />
         <source>How much newer memories are preferred (0 = not at all)</source>
         <translation>较新记忆的优先程度（0 = 不优先）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="152" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="153" />
         <source>Recency weight</source>
         <translation>时效权重</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="160" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="161" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="163" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="164" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="164" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="165" />
         <source>A new language applies after a restart.</source>
         <translation>更改语言后需重启生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="168" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="169" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="169" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="170" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="170" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="171" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="171" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="172" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="177" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="178" />
         <source>Data folder:</source>
         <translation>数据文件夹：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="183" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="184" />
         <source>Open data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="190" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="191" />
         <source>A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder).</source>
         <translation>备份是数据库的一致性副本。恢复会替换当前全部记忆和对话（会在备份文件夹中保留一份安全副本）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="196" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="197" />
         <source>Back up now…</source>
         <translation>立即备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="198" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="199" />
         <source>Restore from backup…</source>
         <translation>从备份恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="209" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="211" />
         <source>About LexMem…</source>
         <translation>关于律记…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="305" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="307" />
         <source>Not needed for this provider</source>
         <translation>该服务商无需密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="307" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="309" />
         <source>•••••••• saved in the system keyring — type to replace</source>
         <translation>•••••••• 已保存在系统密钥库 — 输入新密钥可替换</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="309" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="311" />
         <source>Paste your API key</source>
         <translation>粘贴您的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="311" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="313" />
         <source>The key is stored only in the system keyring, never in a file.</source>
         <translation>密钥只保存在系统密钥库中，绝不写入文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="313" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="315" />
         <source>No system keyring is available: the key is kept for this session only.</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="324" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="326" />
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="339" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="341" />
         <source>Connected. %n models available.</source>
         <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="339" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="341" />
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="375" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="377" />
         <source>The new language applies after LexMem restarts.</source>
         <translation>新语言将在律记重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="383" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="385" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="383" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="385" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="389" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="391" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="392" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="394" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="398" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="403" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="400" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="405" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="398" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="400" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="404" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="406" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="411" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="413" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="417" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="419" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
@@ -1369,147 +1393,184 @@ Remove the text from these backups too?</source>
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="51" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="52" />
         <source>LexMem 律记</source>
         <translation>律记 LexMem</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="58" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="59" />
         <source>CASE</source>
         <translation>案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="65" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="66" />
         <source>The case you are working on</source>
         <translation>当前处理的案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="70" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="71" />
         <source>Case actions</source>
         <translation>案件操作</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="73" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="74" />
         <source>New case…</source>
         <translation>新建案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="75" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="76" />
         <source>Rename case…</source>
         <translation>重命名案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="76" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="236" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="374" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="77" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="239" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="432" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="77" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="78" />
+        <source>Delete case…</source>
+        <translation>删除案件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="79" />
         <source>Show archived cases</source>
         <translation>显示已归档案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="92" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="285" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="311" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="95" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="342" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="368" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="94" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="97" />
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话 (Ctrl+N)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="99" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="102" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="104" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="107" />
         <source>CONVERSATIONS</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="132" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="135" />
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="137" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="140" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="138" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="141" />
         <source>Provider, memory, language, theme, backup (Ctrl+,)</source>
         <translation>服务商、记忆、语言、主题、备份 (Ctrl+,)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="142" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="145" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="146" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="149" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="175" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="178" />
         <source> (archived)</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="203" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="206" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="203" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="218" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="206" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="221" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="218" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="221" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="237" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="240" />
         <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="324" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="268" />
+        <source>Delete “%1” for good?
+
+This erases from this computer, and from every backup (%2):
+• %3 memories, with their history and links
+• %4 conversations with %5 messages
+• %6 memory tasks still waiting
+
+It cannot be undone. To keep the case but hide it, archive it instead.</source>
+        <translation>永久删除“%1”？
+
+将从这台电脑以及所有备份（%2 个）中抹去：
+• %3 条记忆，连同其历史和关联
+• %4 个对话，共 %5 条消息
+• %6 个待处理的记忆任务
+
+此操作无法撤销。若只想保留案件并隐藏它，请改用归档。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="282" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="299" />
+        <source>Delete case</source>
+        <translation>删除案件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="300" />
+        <source>The case is deleted, but some of its text still appears in:
+%1</source>
+        <translation>案件已删除，但以下位置仍含有它的部分文字：
+%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="381" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="324" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="381" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="341" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="398" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="342" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="399" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="374" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="432" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="377" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="435" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1517,7 +1578,7 @@ Remove the text from these backups too?</source>
 <context>
     <name>Startup</name>
     <message>
-        <location filename="../../desktop_app/ui/app.py" line="100" />
+        <location filename="../../desktop_app/ui/app.py" line="121" />
         <source>LexMem is already running with this data folder. Switch to the open window, or close it first.</source>
         <extracomment>set by the start-up test and benchmark: at the main window's first paint print one line, ``first-paint {"engine": &lt;state&gt;, "heavy_modules_loaded": [...]}``, then ``engine-ready`` (or ``engine-failed``) once the engine has opened in the background what must not be imported before the window shows (each costs a noticeable part of a second) the engine opens at the first paint; this is the latest it waits (a window never painted)</extracomment>
         <translation>律记已在使用这个数据文件夹。请切换到已打开的窗口，或先将其关闭。</translation>

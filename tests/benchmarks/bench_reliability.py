@@ -374,8 +374,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="run in this folder and keep it")
+    parser.add_argument(
+        "--issue14",
+        action="store_true",
+        help="the forget / temp-copy / merge kill trials and damage figures (issue 14) instead",
+    )
+    parser.add_argument("--issue14-trials", type=int, default=10, help="kills per operation")
     args = parser.parse_args(argv)
     from tests.benchmarks.common import OUT, git_rev, machine
+
+    if args.issue14:
+        from desktop_app.memory import default_embedder
+        from tests.benchmarks.reliability_trials import run
+
+        t0 = time.perf_counter()
+        md = run(args.issue14_trials, args.seed, default_embedder())
+        md += f"\n\n({time.perf_counter() - t0:.0f} s, {machine()}, {git_rev()})"
+        print(md)
+        from tests.benchmarks.common import write_section
+
+        write_section(
+            "reliability-issue14",
+            "## Forget, crashes and damage (bench_reliability.py --issue14, issue 14)\n\n"
+            "`python tests/benchmarks/bench_reliability.py --issue14` — each kill is SIGKILL of a "
+            "real child process at a chosen point (tests/reliability/crash_child.py); every "
+            "check after it is a byte scan of every file in the data folder plus SQL.\n\n" + md,
+        )
+        return 0
 
     def show(r: TrialResult) -> None:
         mark = "FAIL" if r.failures else "ok"

@@ -290,3 +290,155 @@ def test_an_over_long_import_line_is_named_by_number(eng):
     with pytest.raises(InvalidInputError) as err:
         eng.import_jsonl(path)
     assert "line 3" in err.value.user_message
+
+
+# --------------------------------------------------- issue 14, item 15: hostile shapes
+
+DEEP = '{"content": "嵌套", "tags": ' + "[" * 100_000 + "]" * 100_000 + "}"
+HOSTILE_LINES = {
+    "deeply nested": DEEP,
+    "deep object": '{"content": "嵌套", "source": ' + '{"a":' * 50_000 + "1" + "}" * 50_000 + "}",
+    "lone surrogate": '{"content": "证人\\ud800陈述"}',
+    "surrogate in a tag": '{"content": "证人陈述", "tags": ["\\udfff"]}',
+    "surrogate in a key": '{"content": "证人陈述", "\\ud800": 1}',
+    "integer created_at": '{"content": "证人陈述", "created_at": 20240101}',
+    "float created_at": '{"content": "证人陈述", "created_at": 1710000000.5}',
+    "year 1": '{"content": "证人陈述", "created_at": "0001-01-01T00:00:00+05:00"}',
+    "year 9999": '{"content": "证人陈述", "created_at": "9999-12-31T23:59:59-05:00"}',
+    "year 1 naive": '{"content": "证人陈述", "created_at": "0001-01-01"}',
+    "pinned as text": '{"content": "证人陈述", "pinned": "yes"}',
+    "source as number": '{"content": "证人陈述", "source": 7}',
+}
+HOSTILE_HEADERS = {
+    "name is a number": {"name": 42},
+    "name is a list": {"name": ["甲", "乙"]},
+    "description is an object": {"name": "案件", "description": {"x": 1}},
+    "name only zero-width": {"name": "\u200b\u200d\ufeff"},
+    "name only controls": {"name": "\x00\x01\u202e"},
+}
+
+
+@pytest.mark.parametrize("shape", list(HOSTILE_LINES))
+def test_hostile_import_lines_are_refused_with_their_line_number(eng, shape):
+    path: Path = eng.tmp / "hostile.jsonl"
+    header = json.dumps({"case": {"name": "导入案件"}}, ensure_ascii=False)
+    good = json.dumps({"content": "正常的一条"}, ensure_ascii=False)
+    path.write_text("\n".join([header, good, HOSTILE_LINES[shape], good]) + "\n", encoding="utf-8")
+    before = _snapshot(eng)
+    with pytest.raises(InvalidInputError) as err:
+        eng.import_jsonl(path)
+    assert "line 3" in err.value.user_message and "nothing was written" in err.value.user_message
+    assert _snapshot(eng) == before
+
+
+@pytest.mark.parametrize("shape", list(HOSTILE_HEADERS))
+def test_hostile_case_headers_are_refused(eng, shape):
+    path: Path = eng.tmp / "header.jsonl"
+    lines = [json.dumps({"case": HOSTILE_HEADERS[shape]}), json.dumps({"content": "正常"})]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before = _snapshot(eng)
+    with pytest.raises(InvalidInputError) as err:
+        eng.import_jsonl(path)
+    assert "line 1" in err.value.user_message
+    assert _snapshot(eng) == before
+
+
+@pytest.mark.parametrize(
+    "created_at",
+    [20240101, 1710000000.5, True, [2024, 1, 1], "0001-01-01T00:00:00+05:00", "9999-12-31"],
+)
+def test_a_bad_created_at_through_the_api_is_refused(eng, created_at):
+    from datetime import datetime
+
+    before = _snapshot(eng)
+    with pytest.raises(InvalidInputError) as err:
+        eng.add_note("接口传入的记录", case_id=eng.case_a, created_at=created_at)
+    assert "1900" in err.value.user_message
+    with pytest.raises(InvalidInputError):
+        eng.add_notes([{"content": "批量", "case_id": eng.case_a, "created_at": created_at}])
+    with pytest.raises(InvalidInputError):
+        eng.add_note("接口传入的记录", case_id=eng.case_a, created_at=datetime(1, 1, 1))
+    assert _snapshot(eng) == before
+
+
+def test_dates_at_the_edges_of_the_range_are_stored_and_searched(eng):
+    from datetime import UTC, datetime
+
+    early = eng.add_note("边界日期：最早", case_id=eng.case_b, created_at=datetime(1900, 1, 1))
+    late = eng.add_note(
+        "边界日期：最晚", case_id=eng.case_b, created_at=datetime(2199, 12, 31, 23, tzinfo=UTC)
+    )
+    hits = [h.note.id for h in eng.search("边界日期", case_id=eng.case_b, k=10)]
+    assert {early.note.id, late.note.id} <= set(hits)
+    eng.delete_note(early.note.id)
+    eng.delete_note(late.note.id)
+
+
+UNSEEN = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\x00\x01\x7f"
+hostile_names = st.one_of(
+    st.text(alphabet=UNSEEN, min_size=1, max_size=12),  # nothing visible
+    st.builds(
+        lambda a, b, c: a + b + c,
+        st.text(alphabet=UNSEEN, max_size=4),
+        st.text(alphabet="张三诉某公司abc文件.exe", min_size=1, max_size=10),
+        st.text(alphabet=UNSEEN, max_size=4),
+    ),
+    st.text(max_size=30),
+    st.just("\ud800").map(lambda s: "案件" + s),  # a lone surrogate
+)
+
+
+@settings(FAST, max_examples=150)
+@given(name=hostile_names)
+def test_case_names_with_invisible_or_reversing_characters_are_cleaned_or_refused(eng, name):
+    before = _snapshot(eng)
+    try:
+        case = eng.create_case(name)
+    except InvalidInputError as exc:
+        assert exc.user_message
+        assert _snapshot(eng) == before
+        return
+    try:
+        assert case.name and case.name == case.name.strip()
+        assert not set(case.name) & set(UNSEEN + "\n\r\t")
+        assert any(ch.isprintable() and not ch.isspace() for ch in case.name)
+        assert eng.get_case(case.id).name == case.name
+    finally:
+        eng._cases.discard(case.id)
+
+
+@settings(FAST, max_examples=60)
+@given(
+    deep=st.integers(2_000, 60_000),
+    where=st.sampled_from(["tags", "content", "case"]),
+)
+def test_any_nesting_depth_is_refused_cleanly(eng, deep, where):
+    nested = "[" * deep + "]" * deep
+    line = {
+        "tags": '{"content": "x", "tags": ' + nested + "}",
+        "content": '{"content": ' + nested + "}",
+        "case": '{"case": {"name": ' + nested + "}}",
+    }[where]
+    path: Path = eng.tmp / "deep.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    before = _snapshot(eng)
+    with pytest.raises(InvalidInputError):
+        eng.import_jsonl(path)
+    assert _snapshot(eng) == before
+
+
+@settings(FAST, max_examples=100)
+@given(
+    text=st.text(alphabet=st.characters(blacklist_categories=(), codec=None), max_size=30).map(
+        lambda s: s + "\ud800" if len(s) % 2 else s
+    )
+)
+def test_any_text_with_or_without_surrogates_is_stored_or_refused_whole(eng, text):
+    before = _snapshot(eng)
+    try:
+        result = eng.add_note(text, case_id=eng.case_a)
+    except InvalidInputError:
+        assert _snapshot(eng) == before
+        return
+    assert eng.get_note(result.note.id).content == result.note.content
+    eng.search(text, case_id=eng.case_a, k=3)  # a query may hold one too

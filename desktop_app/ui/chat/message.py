@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QResizeEvent, QTextOption
+from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QGuiApplication, QResizeEvent, QTextDocument, QTextOption
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -18,18 +18,34 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.ui import dialogs
 from desktop_app.ui.chat.reasoning_box import ReasoningDisclosure
 from desktop_app.ui.icons import icon
+from desktop_app.ui.safe_text import open_link, plain_label, plain_tooltip
 from desktop_app.ui.theme import tokens
 
 
 class MarkdownView(QTextBrowser):
-    """A QTextBrowser that grows to its content instead of scrolling."""
+    """A QTextBrowser that grows to its content instead of scrolling.
+
+    Its text is the model's (untrusted): Markdown without raw HTML, no resource loaded from
+    anywhere (an image link to ``file:///…`` shows nothing), and a link never navigates the
+    view — a click on a web address asks first, anything else (``file:``, ``javascript:``)
+    does nothing."""
+
+    #: Markdown as GitHub writes it, with raw HTML shown as text
+    FEATURES = (
+        QTextDocument.MarkdownFeature.MarkdownDialectGitHub
+        | QTextDocument.MarkdownFeature.MarkdownNoHTML
+    )
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("MessageBody")
-        self.setOpenExternalLinks(True)
+        # never setSource(): a click on file:///etc/passwd once replaced the bubble with it
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(self._link_clicked)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -46,8 +62,14 @@ class MarkdownView(QTextBrowser):
 
     def set_markdown(self, text: str) -> None:
         self._markdown = text
-        self.setMarkdown(text)
+        self.document().setMarkdown(text, self.FEATURES)
         self._fit()
+
+    def loadResource(self, kind: int, name: QUrl) -> object:
+        return None  # no image or style sheet is fetched for untrusted text
+
+    def _link_clicked(self, url: QUrl) -> None:
+        open_link(self, url, dialogs.confirm)
 
     def markdown(self) -> str:
         return self._markdown
@@ -237,11 +259,11 @@ class ErrorCard(QFrame):
         badge.setPixmap(icon("alert", tokens()["error_text"]).pixmap(18, 18))
         badge.setAlignment(Qt.AlignmentFlag.AlignTop)
         lay.addWidget(badge)
-        self.label = QLabel(text)
+        self.label = plain_label(text)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         if details:
-            self.label.setToolTip(details)
+            self.label.setToolTip(plain_tooltip(details))
         lay.addWidget(self.label, 1)
         self.buttons: dict[str, QPushButton] = {}
         for key, label in actions:

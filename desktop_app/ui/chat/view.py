@@ -89,6 +89,7 @@ class ChatView(QWidget):
         header = QHBoxLayout()
         header.setContentsMargins(20, 10, 16, 6)
         self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # untrusted text
         self.title.setObjectName("AppTitle")
         header.addWidget(self.title, 1)
         self.memory_toggle = QToolButton()
@@ -105,6 +106,7 @@ class ChatView(QWidget):
         b_lay = QHBoxLayout(self.banner)
         b_lay.setContentsMargins(14, 10, 10, 10)
         self.banner_label = QLabel()
+        self.banner_label.setTextFormat(Qt.TextFormat.PlainText)  # untrusted text
         self.banner_label.setWordWrap(True)
         b_lay.addWidget(self.banner_label, 1)
         self.banner_buttons = QHBoxLayout()

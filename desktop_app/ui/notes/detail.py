@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from desktop_app.ui import texts
 from desktop_app.ui.icons import icon
 from desktop_app.ui.notes.model import _fmt_date
+from desktop_app.ui.safe_text import plain_tooltip
 from desktop_app.ui.theme import CATEGORY_COLORS, tokens
 
 LINK_ROLE = Qt.ItemDataRole.UserRole + 20
@@ -285,7 +286,7 @@ class NoteDetail(QFrame):
             text = f"{texts.link_type_label(kind_type)} · {_kind_label(self, link.kind)} · {title}"
             item = QListWidgetItem(icon("alert" if link.kind == "conflict" else "link"), text)
             item.setData(LINK_ROLE, (link.src, link.dst, kind_type))
-            item.setToolTip(link.reason or title)
+            item.setToolTip(plain_tooltip(link.reason or title))
             self.links.addItem(item)
         if not links:
             item = QListWidgetItem(self.tr("No links"))

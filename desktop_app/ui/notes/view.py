@@ -442,15 +442,6 @@ class NotesView(QWidget):
         ):
             return
 
-        backups = self.host.backups
-
-        def forget(e: Any) -> Any:
-            # true delete in the live data, then in every backup that holds the note
-            if backups is None:
-                e.delete_note(note_id)
-                return None
-            return backups.forget_note(note_id)
-
         def done(report: Any) -> None:
             self.model.remove_note(note_id)
             self._selected_id = None
@@ -458,18 +449,29 @@ class NotesView(QWidget):
             self._update_count()
             if self.mode_group.checkedId() == 1:
                 self._load_timeline()
-            if report is not None and report.still_holding and note is not None:
-                self._offer_backup_purge(note.content, report.still_holding)
+            if report.still_holding and note is not None:
+                self._offer_backup_purge(note.content, report.still_holding, bool(report.live_places))
+            elif report.live_places:
+                self.statusMessage.emit(self._still_in_case_text())
 
-        self.host.call(forget, done, self._error, origin=self, name="delete-note")
+        # true delete: the live data, what the model derived from it, the index, every
+        # backup — complete only when no file of the data folder holds its text
+        self.host.call(lambda e: e.forget_note(note_id), done, self._error, origin=self, name="delete-note")
 
-    def _offer_backup_purge(self, text: str, holding: list[Any]) -> None:
+    def _still_in_case_text(self) -> str:
+        return self.tr(
+            "The memory is deleted; its text still appears elsewhere in this case (for example in a chat message)."
+        )
+
+    def _offer_backup_purge(self, text: str, holding: list[Any], live: bool = False) -> None:
         """Some backups still hold the text elsewhere (a chat message quoting it): say
         exactly which, and offer to purge it from them."""
         names = "\n".join(f"• {p.name}" for p in holding)
         question = self.tr(
             "The memory is deleted, but its text still appears in these backups (for example in a chat message):\n%1\n\nRemove the text from these backups too?"
         ).replace("%1", names)
+        if live:
+            question = f"{self._still_in_case_text()}\n\n{question}"
         if not dialogs.confirm(self, self.tr("Delete memory"), question, danger=True):
             return
         backups = self.host.backups

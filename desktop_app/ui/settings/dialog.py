@@ -119,6 +119,7 @@ class SettingsDialog(QDialog):
         self.test_button.clicked.connect(self.test_connection)
         test_row.addWidget(self.test_button)
         self.test_result = QLabel()
+        self.test_result.setTextFormat(Qt.TextFormat.PlainText)  # untrusted text
         self.test_result.setWordWrap(True)
         test_row.addWidget(self.test_result, 1)
         form.addRow("", test_row)
@@ -202,6 +203,7 @@ class SettingsDialog(QDialog):
         row2.addStretch(1)
         lay.addLayout(row2)
         self.data_result = QLabel()
+        self.data_result.setTextFormat(Qt.TextFormat.PlainText)  # untrusted text
         self.data_result.setWordWrap(True)
         lay.addWidget(self.data_result)
         lay.addStretch(1)
