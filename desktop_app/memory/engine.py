@@ -163,6 +163,7 @@ class MemoryEngine:
         engine = cls(data_dir, store, index, embedder, config or MemoryConfig(), llm)
         engine._index_sync.reconcile(progress)
         index.on_write = engine._index_sync.record_version
+        index.start_upkeep()  # after on_write: every version it writes is recorded
         engine._jobs.recover_interrupted()  # jobs a crash left "running" run again
         return engine
 
@@ -195,11 +196,10 @@ class MemoryEngine:
         self._closed = True
         self.stop_background_work()
         try:
-            if not self.read_only:
-                try:
-                    self._index.optimize()
-                except Exception:
-                    log.warning("index optimize at close failed", exc_info=True)
+            try:
+                self._index.close()  # stops the background upkeep, then compacts
+            except Exception:
+                log.warning("index upkeep at close failed", exc_info=True)
             self._store.close()
         finally:
             if self._lock is not None:
@@ -286,8 +286,14 @@ class MemoryEngine:
         return self._index_sync.rebuild(progress)
 
     def optimize(self) -> None:
-        """Compact the index (call on idle or after large imports)."""
+        """Bring the index fully up to date now (the background upkeep otherwise does it
+        within seconds of a write)."""
         self._index_sync.optimize()
+
+    def wait_for_index_upkeep(self, timeout: float | None = None) -> bool:
+        """Block until the background index upkeep is idle (tests, benchmarks); False if
+        ``timeout`` seconds passed first."""
+        return self._index.wait_for_upkeep(timeout)
 
     # ========================================================================== cases
 

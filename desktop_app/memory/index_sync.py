@@ -190,13 +190,16 @@ class IndexSync:
         vector = self._index.vectors_for([note.id]).get(note.id)
         return vector if vector is not None else self._embedder.embed([embedding_text(note)])[0]
 
-    def write_notes(self, notes: Sequence[Note], vectors: np.ndarray | None = None) -> None:
+    def write_notes(
+        self, notes: Sequence[Note], vectors: np.ndarray | None = None, *, new: bool = False
+    ) -> None:
         """Write the notes' current versions to the index.
 
         Under the write lock, from SQLite as it is now: an edit or a delete that committed
         after the caller's snapshot wins (an older version written last would serve stale
         text, and a deleted note would come back).  ``vectors`` are reused when the text
-        they were computed from is still the note's."""
+        they were computed from is still the note's.  ``new``: notes the caller inserted
+        under the write lock it still holds, so none can be in the index yet (a plain append)."""
         if not notes:
             return
         with self._store.write_lock:
@@ -215,7 +218,7 @@ class IndexSync:
                 fresh = self._embedder.embed([embedding_text(rows[i][0]) for i in todo])
                 for i, vector in zip(todo, fresh, strict=True):
                     rows[i] = (rows[i][0], vector)
-            self._index.upsert([index_row(n, v) for n, v in rows])
+            self._index.upsert([index_row(n, v) for n, v in rows], new=new)
             self._notes.mark_indexed([n.id for n, _v in rows])
 
     def remove(self, note_ids: Sequence[str]) -> None:

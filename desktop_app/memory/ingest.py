@@ -146,8 +146,11 @@ class Ingestion:
             self._write_new(new, links, enrich)
             for twin, first in twins:
                 twin.result = AddResult(note=first.result.note, action="unchanged")
-        notes = [p.note for p in new]
-        self._sync.write_notes(notes, np.vstack([p.vector for p in new]) if new else None)
+            notes = [p.note for p in new]
+            # still under the write lock: no edit can have indexed these notes yet, so the
+            # index appends them (no join on the id column, no conflict with its upkeep)
+            vectors = np.vstack([p.vector for p in new]) if new else None
+            self._sync.write_notes(notes, vectors, new=True)
         self._changes.notes_added((n.case_id, n.id) for n in notes)
         self._changes.notes_changed(
             (p.result.note.case_id, p.result.note.id)
