@@ -155,6 +155,9 @@ class NoteIndex:
         self._force_exact = False
         #: filter -> (table version, active rows in it): one count per scope and version
         self._scope_rows: dict[str, tuple[int, int]] = {}
+        #: bumped by every change of the rows (write, delete, purge, reset): a copy of some
+        #: rows taken at one generation is still exact while it has not moved
+        self.generation = 0
         #: called with the table version after every write, so the owner can record which
         #: version of the index matches its data (see IndexSync.reconcile)
         self.on_write = on_write
@@ -259,6 +262,7 @@ class NoteIndex:
         self._notify()
 
     def _reset_locked(self) -> None:
+        self.generation += 1
         self._table = None
         self._fts_ready = False
         self._ann_partitions = None
@@ -374,6 +378,7 @@ class NoteIndex:
         self._notify()
 
     def _after_write(self, rows: int) -> None:
+        self.generation += 1
         if not self._fts_ready and self._table.count_rows() > 0:
             self._create_fts()
         self._rows_since_upkeep += rows
@@ -524,6 +529,7 @@ class NoteIndex:
             if self._table is None:
                 return
             live = self._table.to_arrow()
+            self.generation += 1
             self._table = self._db.create_table(
                 TABLE, data=live, schema=self._schema(), mode="overwrite"
             )

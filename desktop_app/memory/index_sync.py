@@ -51,11 +51,12 @@ def epoch(value: datetime) -> float:
     return value.timestamp()
 
 
-def stamp(note: Note) -> str:
+def stamp(note: Note, terms: str | None = None) -> str:
+    """``terms``: the note's terms_text when the caller has it already."""
     basis = "\x00".join(
         (
             embedding_text(note),
-            terms_text(note),
+            terms_text(note) if terms is None else terms,
             note.status,
             scope_key(note.case_id),
             str(epoch(note.created_at)),
@@ -65,14 +66,15 @@ def stamp(note: Note) -> str:
 
 
 def index_row(note: Note, vector: np.ndarray) -> IndexRow:
+    terms = terms_text(note)
     return IndexRow(
         id=note.id,
         case_id=note.case_id,
         status=note.status,
-        terms=terms_text(note),
+        terms=terms,
         vector=vector,
         created_at=epoch(note.created_at),
-        stamp=stamp(note),
+        stamp=stamp(note, terms),
     )
 
 

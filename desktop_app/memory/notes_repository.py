@@ -262,29 +262,37 @@ class NotesRepository:
 
     @staticmethod
     def insert(conn: sqlite3.Connection, note: Note) -> None:
-        conn.execute(
+        NotesRepository.insert_many(conn, [note])
+
+    @staticmethod
+    def insert_many(conn: sqlite3.Connection, notes: Sequence[Note]) -> None:
+        """New notes in one statement (a batch add writes hundreds)."""
+        conn.executemany(
             f"INSERT INTO notes ({NOTE_COLUMNS}, index_dirty) VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
-            (
-                note.id,
-                note.case_id,
-                note.content,
-                note.category,
-                json.dumps(list(note.keywords), ensure_ascii=False),
-                note.context,
-                json.dumps(list(note.tags), ensure_ascii=False),
-                note.source,
-                note.content_hash,
-                to_iso(note.created_at),
-                to_iso(note.updated_at),
-                to_iso(note.valid_from),
-                to_iso(note.invalid_at),
-                note.status,
-                int(note.pinned),
-                note.retrieval_count,
-                to_iso(note.last_accessed),
-                note.evolution_count,
-            ),
+            [
+                (
+                    note.id,
+                    note.case_id,
+                    note.content,
+                    note.category,
+                    json.dumps(list(note.keywords), ensure_ascii=False),
+                    note.context,
+                    json.dumps(list(note.tags), ensure_ascii=False),
+                    note.source,
+                    note.content_hash,
+                    to_iso(note.created_at),
+                    to_iso(note.updated_at),
+                    to_iso(note.valid_from),
+                    to_iso(note.invalid_at),
+                    note.status,
+                    int(note.pinned),
+                    note.retrieval_count,
+                    to_iso(note.last_accessed),
+                    note.evolution_count,
+                )
+                for note in notes
+            ],
         )
 
     @staticmethod
@@ -350,18 +358,30 @@ class NotesRepository:
         after: dict | None,
         reason: str = "",
     ) -> None:
-        conn.execute(
+        NotesRepository.add_history_many(conn, [(note_id, actor, action, before, after, reason)])
+
+    @staticmethod
+    def add_history_many(
+        conn: sqlite3.Connection,
+        entries: Iterable[tuple[str, str, str, dict | None, dict | None, str]],
+    ) -> None:
+        """History rows (note_id, actor, action, before, after, reason) in one statement."""
+        now = to_iso(utcnow())
+        conn.executemany(
             "INSERT INTO note_history (note_id, actor, action, before, after, reason, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                note_id,
-                actor,
-                action,
-                json.dumps(before, ensure_ascii=False) if before is not None else None,
-                json.dumps(after, ensure_ascii=False) if after is not None else None,
-                reason,
-                to_iso(utcnow()),
-            ),
+            [
+                (
+                    note_id,
+                    actor,
+                    action,
+                    json.dumps(before, ensure_ascii=False) if before is not None else None,
+                    json.dumps(after, ensure_ascii=False) if after is not None else None,
+                    reason,
+                    now,
+                )
+                for note_id, actor, action, before, after, reason in entries
+            ],
         )
 
     def history(self, note_id: str) -> list[HistoryEntry]:
@@ -376,15 +396,25 @@ class NotesRepository:
     def insert_link(
         conn: sqlite3.Connection, src: str, dst: str, kind: str, strength: float, reason: str
     ) -> None:
+        NotesRepository.insert_links(conn, [(src, dst, kind, strength, reason)])
+
+    @staticmethod
+    def insert_links(
+        conn: sqlite3.Connection, links: Iterable[tuple[str, str, str, float, str]]
+    ) -> None:
+        """Links (src, dst, kind, strength, reason) in one statement; symmetric kinds both
+        ways; an existing link keeps the larger strength."""
         now = to_iso(utcnow())
-        pairs = [(src, dst), (dst, src)] if kind in SYMMETRIC_KINDS else [(src, dst)]
-        for a, b in pairs:
-            conn.execute(
-                "INSERT INTO links (src, dst, kind, strength, reason, created_at) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(src, dst, kind) DO UPDATE SET strength = MAX(strength, excluded.strength), "
-                "reason = CASE WHEN excluded.reason != '' THEN excluded.reason ELSE reason END",
-                (a, b, kind, float(strength), reason, now),
-            )
+        rows = []
+        for src, dst, kind, strength, reason in links:
+            pairs = [(src, dst), (dst, src)] if kind in SYMMETRIC_KINDS else [(src, dst)]
+            rows.extend((a, b, kind, float(strength), reason, now) for a, b in pairs)
+        conn.executemany(
+            "INSERT INTO links (src, dst, kind, strength, reason, created_at) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(src, dst, kind) DO UPDATE SET strength = MAX(strength, excluded.strength), "
+            "reason = CASE WHEN excluded.reason != '' THEN excluded.reason ELSE reason END",
+            rows,
+        )
 
     @staticmethod
     def delete_links(conn: sqlite3.Connection, a: str, b: str, kind: str | None = None) -> int:
