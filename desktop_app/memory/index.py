@@ -25,6 +25,7 @@ import shutil
 import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -35,6 +36,7 @@ import numpy as np
 from desktop_app.core.errors import StorageError
 from desktop_app.memory.index_upkeep import IndexUpkeep
 from desktop_app.memory.scope import quote_ids, scope_key
+from desktop_app.memory.vector_cache import VectorCache, Written
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +164,11 @@ class NoteIndex:
         #: version of the index matches its data (see IndexSync.reconcile)
         self.on_write = on_write
         self._upkeep = None if read_only else IndexUpkeep(self)
+        #: small scopes' vectors in memory, exact and in step with every write (a reader
+        #: beside the app cannot see the app's writes: it always asks LanceDB)
+        self._vectors = None if read_only else VectorCache(dim)
+        self._filling: set[str] = set()
+        self._filler: ThreadPoolExecutor | None = None
         #: the owner starts the upkeep once it records versions (after its own reconcile)
         self._upkeep_started = False
         self._open_existing()
@@ -240,6 +247,8 @@ class NoteIndex:
         indices up to date and drop old versions, so the next open starts compact."""
         if self._upkeep is not None:
             self._upkeep.stop()
+        if self._filler is not None:
+            self._filler.shutdown(wait=True)
         if not self.read_only:
             self.optimize()
 
@@ -263,6 +272,8 @@ class NoteIndex:
 
     def _reset_locked(self) -> None:
         self.generation += 1
+        if self._vectors is not None:
+            self._vectors.clear()
         self._table = None
         self._fts_ready = False
         self._ann_partitions = None
@@ -363,6 +374,10 @@ class NoteIndex:
                         .execute(data)
                     )
                 )
+            if self._vectors is not None:
+                self._vectors.apply(
+                    written=[Written(r.id, r.case_id, r.status, r.vector) for r in rows]
+                )
             self._after_write(len(rows))
         self._notify()
 
@@ -374,6 +389,8 @@ class NoteIndex:
             if table is None:
                 return
             _retry_conflicts(lambda: table.delete(f"id IN ({quote_ids(ids)})"))
+            if self._vectors is not None:
+                self._vectors.apply(deleted=ids)
             self._after_write(len(ids))
         self._notify()
 
@@ -598,11 +615,17 @@ class NoteIndex:
     def vector_search(
         self, vector: np.ndarray, where: str, limit: int, *, exact: bool = False
     ) -> list[tuple[str, float]]:
-        """(id, cosine similarity), best first.  Exact for small scopes (and with ``exact``);
-        through the vector index for large ones."""
+        """(id, cosine similarity), best first.  Exact for small scopes (from memory once
+        their vectors are kept, see vector_cache.py) and with ``exact``; through the vector
+        index for large ones."""
         if limit <= 0:
             return []
         query_vector = np.asarray(vector, dtype=np.float32)
+        if self._vectors is not None:
+            kept = self._vectors.search(where, query_vector, limit)
+            if kept is not None:
+                return kept
+            self._keep_later(where)
 
         def run(table):
             query = (
@@ -625,6 +648,41 @@ class NoteIndex:
         ids = rows.column("id").to_pylist()
         dists = rows.column("_distance").to_pylist()
         return [(i, 1.0 - float(d)) for i, d in zip(ids, dists, strict=True)]
+
+    def _keep_later(self, where: str) -> None:
+        """Read a small scope's vectors into memory in the background (this search and the
+        ones until then ask LanceDB)."""
+        with self._lock:
+            if where in self._filling or self._table is None:
+                return
+            self._filling.add(where)
+            if self._filler is None:
+                self._filler = ThreadPoolExecutor(1, thread_name_prefix="lexmem-vectors")
+            filler = self._filler
+        try:
+            filler.submit(self._keep, where)
+        except RuntimeError:  # shut down: the index is closing
+            self._filling.discard(where)
+
+    def _keep(self, where: str) -> None:
+        try:
+            with self._lock:  # no write between the read and the cache taking over
+                table = self._table
+                if table is None or self._vectors.holds(where):
+                    return
+                if self._scope_size(table, where) >= ANN_MIN_SCOPE:
+                    return  # large scopes go through the vector index, not memory
+                arrow = self._read(lambda t: self._scan(t, ["id", "vector"], where))
+                if arrow is None:
+                    return
+                flat = arrow.column("vector").combine_chunks().flatten()
+                flat = flat.to_numpy(zero_copy_only=False)
+                matrix = flat.reshape(arrow.num_rows, self.dim).astype(np.float32, copy=False)
+                self._vectors.fill(where, arrow.column("id").to_pylist(), matrix)
+        except Exception:  # an optimisation: LanceDB keeps answering
+            log.debug("could not keep the vectors of %s in memory", where, exc_info=True)
+        finally:
+            self._filling.discard(where)
 
     def text_search(self, terms: str, where: str, limit: int) -> list[tuple[str, float]]:
         """(id, BM25 score), best first; an empty term list finds nothing."""

@@ -19,6 +19,7 @@ import numpy as np
 
 from desktop_app.core.errors import InvalidInputError
 from desktop_app.memory import construction
+from desktop_app.memory.blas import one_blas_thread
 from desktop_app.memory.cases import Cases, new_id
 from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.index import NoteIndex
@@ -271,7 +272,8 @@ class Ingestion:
                 block = batch[start : start + _BLOCK]
                 rows, cols, sims = _above(block, existing, cfg.link_threshold)
                 # earlier items of this batch: item i sees items 0..i-1
-                own = block @ batch[: start + len(block)].T
+                with one_blas_thread():
+                    own = block @ batch[: start + len(block)].T
                 own[np.arange(len(block))[:, None] <= np.arange(own.shape[1]) - start] = -1.0
                 r2, c2 = np.nonzero(own >= cfg.link_threshold)
                 rows = np.concatenate([rows, r2])
@@ -374,6 +376,6 @@ def _above(
     empty = np.zeros(0, dtype=np.intp)
     if matrix is None or len(matrix) == 0:
         return empty, empty, np.zeros(0, dtype=np.float32)
-    sims = block @ matrix.T
+    sims = block @ matrix.T  # a large product: here a second BLAS thread pays off
     rows, cols = np.nonzero(sims >= threshold)
     return rows, cols, sims[rows, cols]
