@@ -205,7 +205,10 @@ class IndexSync:
         if not notes:
             return
         with self._store.write_lock:
-            current = {n.id: n for n in self._notes.by_ids([n.id for n in notes])}
+            # new notes were inserted under the lock the caller still holds: as they are
+            current = {
+                n.id: n for n in (notes if new else self._notes.by_ids([n.id for n in notes]))
+            }
             rows: list[tuple[Note, np.ndarray | None]] = []
             for i, note in enumerate(notes):
                 now = current.get(note.id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -23,13 +23,13 @@ from desktop_app.memory.blas import one_blas_thread
 from desktop_app.memory.cases import Cases, new_id
 from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.index import NoteIndex
-from desktop_app.memory.index_sync import IndexSync, ProgressCallback, embedding_text
+from desktop_app.memory.index_sync import IndexSync, ProgressCallback
 from desktop_app.memory.jobs import ENRICH, JobQueue
 from desktop_app.memory.notes_repository import NotesRepository, note_snapshot
 from desktop_app.memory.scope import index_filter, scope_key
 from desktop_app.memory.store import Store, utcnow
 from desktop_app.memory.text import clean_content, content_hash
-from desktop_app.memory.types import CATEGORIES, DEFAULT_CATEGORY, AddResult, MemoryConfig, Note
+from desktop_app.memory.types import CATEGORIES, AddResult, MemoryConfig, Note
 
 #: items per block of the neighbour matrix product (see Ingestion._neighbour_links)
 _BLOCK = 256
@@ -39,9 +39,9 @@ _SEARCH_PER_ITEM_UP_TO = 8
 #: a kept copy of a scope's vectors older than this is read again (and its memory freed)
 _SCOPE_COPY_SECONDS = 120.0
 DUPLICATE_REASON = "可能重复 / possible duplicate"
-#: offline construction (jieba keywords, ~2 ms a Chinese note) runs beside the embedding,
-#: which waits in BLAS without the GIL most of the time
-_CONSTRUCTION_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lexmem-construct")
+#: compares each embedded chunk of a one-scope batch with the scope while the next chunk is
+#: embedded: its matrix products release the GIL, so on 2 cores the two overlap
+_LINK_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lexmem-links")
 
 LinkRow = tuple[str, str, str, float, str]  # src, dst, kind, strength, reason
 
@@ -165,19 +165,16 @@ class Ingestion:
             now = utcnow()
             for p in new:
                 p.note_id = new_id()
-            built = _CONSTRUCTION_POOL.submit(_construct_all, new)
-            # the vector depends on content, context and tags, which the offline construction
-            # leaves as given: embed the drafts while it runs, check the texts afterwards
-            drafts = [self._new_note(p, now, _draft_construction(p)) for p in new]
-            vectors = self._sync.embed(drafts, progress)
-            for p, construction_, draft, v in zip(
-                new, built.result(), drafts, vectors, strict=True
-            ):
-                p.note = self._new_note(p, now, construction_)
-                p.vector = v
-                if embedding_text(p.note) != embedding_text(draft):
-                    p.vector = self._sync.embed([p.note])[0]
-            links = self._neighbour_links(new)
+            for p in new:
+                built = construction.construct_offline(p.content, p.category)
+                p.note = self._new_note(p, now, built)
+            if len({p.case_id for p in new}) == 1 and len(new) > _SEARCH_PER_ITEM_UP_TO:
+                links = self._embed_and_link(new, progress)
+            else:
+                vectors = self._sync.embed([p.note for p in new], progress)
+                for p, v in zip(new, vectors, strict=True):
+                    p.vector = v
+                links = self._neighbour_links(new)
             self._write_new(new, links, enrich)
             for twin, first in twins:
                 twin.result = AddResult(note=first.result.note, action="unchanged")
@@ -232,6 +229,7 @@ class Ingestion:
         seen: dict[tuple[str, str], _Pending] = {}
         new: list[_Pending] = []
         twins: list[tuple[_Pending, _Pending]] = []
+        stored = self._notes.active_twins([(p.case_id, p.hash) for p in pending])
         for p in pending:
             key = (scope_key(p.case_id), p.hash)
             if key in seen:
@@ -241,7 +239,7 @@ class Ingestion:
                 else:
                     twins.append((p, first))
                 continue
-            existing = self._notes.active_twin(p.case_id, p.hash)
+            existing = stored.get(key)
             seen[key] = p
             if existing is not None:
                 p.result = AddResult(note=existing, action="unchanged")
@@ -258,7 +256,6 @@ class Ingestion:
         earlier notes and earlier items of this batch: the ``max_semantic_links`` strongest
         above ``link_threshold``.  Neighbours never cross scopes."""
         cfg = self._config()
-        cap = max(0, min(cfg.max_semantic_links, cfg.neighbours))
         links: list[LinkRow] = []
         by_scope: dict[str | None, list[_Pending]] = {}
         for p in new:
@@ -266,26 +263,35 @@ class Ingestion:
         for case_id, group in by_scope.items():
             batch = np.vstack([p.vector for p in group])
             existing_ids, existing = self._scope_vectors(case_id, batch)
-            targets = [*existing_ids, *(p.note_id for p in group)]
-            n_existing = len(existing_ids)
-            for start in range(0, len(group), _BLOCK):
-                block = batch[start : start + _BLOCK]
-                rows, cols, sims = _above(block, existing, cfg.link_threshold)
-                # earlier items of this batch: item i sees items 0..i-1
-                with one_blas_thread():
-                    own = block @ batch[: start + len(block)].T
-                own[np.arange(len(block))[:, None] <= np.arange(own.shape[1]) - start] = -1.0
-                r2, c2 = np.nonzero(own >= cfg.link_threshold)
-                rows = np.concatenate([rows, r2])
-                cols = np.concatenate([cols, c2 + n_existing])
-                sims = np.concatenate([sims, own[r2, c2]])
-                for r, c, sim in _strongest_per_row(rows, cols, sims, cap):
-                    src, dst = group[start + r].note_id, targets[c]
-                    if sim >= cfg.duplicate_threshold:
-                        links.append((src, dst, "duplicate", sim, DUPLICATE_REASON))
-                    else:
-                        links.append((src, dst, "semantic", sim, ""))
+            found = [
+                _block_links(batch, start, existing, cfg) for start in range(0, len(group), _BLOCK)
+            ]
+            links += _link_rows(group, existing_ids, found, cfg)
         return links
+
+    def _embed_and_link(
+        self, new: list[_Pending], progress: ProgressCallback | None
+    ) -> list[LinkRow]:
+        """:meth:`_neighbour_links` for a batch of one scope, pipelined: chunk k is compared
+        with the scope in the link thread while chunk k+1 is embedded here (on 2 cores the
+        links of a 500-note batch into a 50k case cost about what its embedding costs)."""
+        cfg = self._config()
+        case_id = new[0].case_id
+        scope: Future = _LINK_POOL.submit(self._scope_matrix, case_id)
+        found: list[Future] = []
+        for start in range(0, len(new), _BLOCK):
+            chunk = new[start : start + _BLOCK]
+            for p, v in zip(chunk, self._sync.embed([p.note for p in chunk]), strict=True):
+                p.vector = v
+            batch = np.vstack([p.vector for p in new[: start + len(chunk)]])
+            found.append(
+                _LINK_POOL.submit(
+                    lambda b=batch, s=start: _block_links(b, s, scope.result()[1], cfg)
+                )
+            )
+            if progress:
+                progress(start + len(chunk), len(new))
+        return _link_rows(new, scope.result()[0], [f.result() for f in found], cfg)
 
     def _scope_vectors(
         self, case_id: str | None, batch_vectors: np.ndarray
@@ -293,28 +299,38 @@ class Ingestion:
         """Neighbour candidates among stored notes: the kept copy of the scope when it is
         still exact, a vector search per item for small batches, else one scan of the scope's
         vectors (kept for the next batch)."""
-        cfg = self._config()
+        if len(batch_vectors) > _SEARCH_PER_ITEM_UP_TO or self._scope_copy_valid(case_id):
+            return self._scope_matrix(case_id)
         where = index_filter(case_id, include_global=False)
+        found: dict[str, None] = {}
+        for vector in batch_vectors:
+            for note_id, _sim in self._index.vector_search(
+                vector, where, self._config().neighbours
+            ):
+                found[note_id] = None
+        ids = list(found)
+        vectors = self._index.vectors_for(ids)
+        ids = [i for i in ids if i in vectors]
+        return ids, (np.vstack([vectors[i] for i in ids]) if ids else None)
+
+    def _scope_copy_valid(self, case_id: str | None) -> bool:
         kept = self._scope_copy
-        if (
+        return (
             kept is not None
             and kept.scope == scope_key(case_id)
             and kept.generation == self._index.generation
             and time.monotonic() - kept.used_at < _SCOPE_COPY_SECONDS
-        ):
+        )
+
+    def _scope_matrix(self, case_id: str | None) -> tuple[list[str], np.ndarray | None]:
+        """The scope's active vectors: the kept copy while it is exact, else one scan (kept
+        for the next batch)."""
+        if self._scope_copy_valid(case_id):
+            kept = self._scope_copy
             kept.used_at = time.monotonic()
             return kept.ids, kept.matrix
         self._scope_copy = None  # stale: free its memory before reading anew
-        if len(batch_vectors) <= _SEARCH_PER_ITEM_UP_TO:
-            found: dict[str, None] = {}
-            for vector in batch_vectors:
-                for note_id, _sim in self._index.vector_search(vector, where, cfg.neighbours):
-                    found[note_id] = None
-            ids = list(found)
-            vectors = self._index.vectors_for(ids)
-            ids = [i for i in ids if i in vectors]
-            return ids, (np.vstack([vectors[i] for i in ids]) if ids else None)
-        ids, matrix = self._index.scope_matrix(where)
+        ids, matrix = self._index.scope_matrix(index_filter(case_id, include_global=False))
         if matrix is not None:
             self._scope_copy = _ScopeVectors(
                 scope_key(case_id), self._index.generation, ids, matrix, time.monotonic()
@@ -356,15 +372,43 @@ class Ingestion:
             self._notes.insert_links(conn, links)
 
 
-def _draft_construction(p: _Pending) -> construction.Construction:
-    """What the vector is computed from before the offline construction is done."""
-    return construction.Construction(
-        keywords=(), context="", tags=p.tags, category=p.category or DEFAULT_CATEGORY
-    )
+def _block_links(
+    batch: np.ndarray, start: int, existing: np.ndarray | None, cfg: MemoryConfig
+) -> list[tuple[int, int, float]]:
+    """For the items ``start .. start+_BLOCK`` of a one-scope batch (``batch`` holds the
+    vectors of items 0 .. end): (item, target, sim) of their strongest neighbours above the
+    link threshold, targets numbered stored notes first, then the batch's own items (each
+    item sees only the items before it)."""
+    block = batch[start : start + _BLOCK]
+    n_existing = 0 if existing is None else len(existing)
+    rows, cols, sims = _above(block, existing, cfg.link_threshold)
+    with one_blas_thread():
+        own = block @ batch[: start + len(block)].T
+    own[np.arange(len(block))[:, None] <= np.arange(own.shape[1]) - start] = -1.0
+    r2, c2 = np.nonzero(own >= cfg.link_threshold)
+    rows = np.concatenate([rows, r2])
+    cols = np.concatenate([cols, c2 + n_existing])
+    sims = np.concatenate([sims, own[r2, c2]])
+    cap = max(0, min(cfg.max_semantic_links, cfg.neighbours))
+    return [(start + r, c, s) for r, c, s in _strongest_per_row(rows, cols, sims, cap)]
 
 
-def _construct_all(items: list[_Pending]) -> list[construction.Construction]:
-    return [construction.construct_offline(p.content, p.category) for p in items]
+def _link_rows(
+    group: list[_Pending],
+    existing_ids: list[str],
+    found: list[list[tuple[int, int, float]]],
+    cfg: MemoryConfig,
+) -> list[LinkRow]:
+    targets = [*existing_ids, *(p.note_id for p in group)]
+    links: list[LinkRow] = []
+    for block in found:
+        for item, target, sim in block:
+            src, dst = group[item].note_id, targets[target]
+            if sim >= cfg.duplicate_threshold:
+                links.append((src, dst, "duplicate", sim, DUPLICATE_REASON))
+            else:
+                links.append((src, dst, "semantic", sim, ""))
+    return links
 
 
 def _above(

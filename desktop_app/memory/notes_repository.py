@@ -134,6 +134,23 @@ class NotesRepository:
         )
         return row_to_note(row) if row is not None else None
 
+    def active_twins(self, keys: Sequence[tuple[str | None, str]]) -> dict[tuple[str, str], Note]:
+        """:meth:`active_twin` for many (case_id, content_hash) pairs at once, keyed by
+        (scope key, hash): one query per scope and chunk instead of one per item."""
+        by_scope: dict[str, list[str]] = {}
+        for case_id, content_hash in keys:
+            by_scope.setdefault(scope_key(case_id), []).append(content_hash)
+        found: dict[tuple[str, str], Note] = {}
+        for key, hashes in by_scope.items():
+            for chunk in _chunks(list(dict.fromkeys(hashes))):
+                for row in self._store.query(
+                    f"SELECT {NOTE_COLUMNS} FROM notes WHERE {sql_same_scope_key()} = ? "
+                    f"AND content_hash IN ({_marks(chunk)}) AND status = 'active'",
+                    (key, *chunk),
+                ):
+                    found.setdefault((key, row["content_hash"]), row_to_note(row))
+        return found
+
     @staticmethod
     def _filter(
         case_id: str | None, include_global: bool, status: str | None, category: str | None

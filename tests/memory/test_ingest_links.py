@@ -94,7 +94,7 @@ def test_the_kept_copy_of_a_scope_never_links_to_a_gone_or_changed_note(engine):
     assert linked <= in_scope  # nothing of another case, nothing global
 
 
-def test_offline_construction_runs_beside_the_embedding_and_still_lands(engine):
+def test_offline_construction_lands_in_the_note_and_its_vector(engine):
     case = engine.create_case("构建")
     results = engine.add_notes(
         [
