@@ -201,3 +201,42 @@ def test_full_text_terms_of_the_queries_exist(ann_engine):
     terms = fts_text(texts[0] + "（小案副本）")
     assert eng._index.text_search(terms, index_filter(small), 5)
     assert eng._index.text_search(terms, index_filter(big), 5)
+
+
+# -- storage ------------------------------------------------------------------------------
+
+
+class _Counting:
+    def __init__(self, inner) -> None:
+        self.inner, self.id, self.dim, self.texts = inner, inner.id, inner.dim, 0
+
+    def embed(self, texts):
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
+def test_an_index_of_float32_vectors_is_converted_without_re_embedding(tmp_path, embedder):
+    import lancedb
+    import pyarrow as pa
+
+    data = tmp_path / "data"
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("升级")
+        eng.add_notes([{"content": c, "case_id": case.id} for c in _notes(30, "旧")])
+    # the table as the previous version wrote it: float32 vectors
+    db = lancedb.connect(str(data / "index"))
+    old = db.open_table("notes").to_arrow()
+    vectors = old.column("vector").combine_chunks()
+    as_f32 = pa.FixedSizeListArray.from_arrays(vectors.flatten().cast(pa.float32()), 512)
+    at = old.schema.get_field_index("vector")
+    schema = old.schema.set(at, pa.field("vector", pa.list_(pa.float32(), 512), nullable=False))
+    old = old.set_column(at, schema.field("vector"), as_f32)
+    db.create_table("notes", data=old, schema=schema, mode="overwrite")
+    counting = _Counting(embedder)
+    with MemoryEngine.open(data, embedder=counting) as eng:
+        assert counting.texts == 0
+        field = eng._index._table.schema.field("vector")
+        assert field.type.value_type == pa.float16()
+        hits = eng.search("invoice 旧29", case_id=case.id, k=3)
+        assert hits and hits[0].note.content.endswith("旧29")
+    assert counting.texts == 1  # the query only
