@@ -290,10 +290,11 @@ class MemoryEngine:
         within seconds of a write)."""
         self._index_sync.optimize()
 
-    def wait_for_index_upkeep(self, timeout: float | None = None) -> bool:
+    def wait_for_index_upkeep(self, timeout: float | None = None, *, flush: bool = True) -> bool:
         """Block until the background index upkeep is idle (tests, benchmarks); False if
-        ``timeout`` seconds passed first."""
-        return self._index.wait_for_upkeep(timeout)
+        ``timeout`` seconds passed first.  ``flush``: also fold in the last few writes, which
+        the upkeep otherwise leaves for its idle round."""
+        return self._index.wait_for_upkeep(timeout, flush=flush)
 
     # ========================================================================== cases
 

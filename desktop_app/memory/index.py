@@ -44,6 +44,9 @@ TABLE = "notes"
 #: the upkeep runs once this many rows were written since the last one: the full-text search
 #: scans unindexed rows flat (~15 µs a row here), so a few hundred cost a few milliseconds
 UPKEEP_ROWS = 256
+#: ... or this share of the table, if more: one upkeep costs O(rows) (LanceDB rewrites the
+#: full-text index: ~2 s at 50k notes), so a large table folds in two batches at a time
+UPKEEP_SHARE = 0.02
 #: ... or after this many writes (each small write leaves a fragment and a version)
 UPKEEP_WRITES = 16
 #: scopes with at least this many active notes are searched through the vector index.  Below,
@@ -283,9 +286,14 @@ class NoteIndex:
         if self.upkeep_due(idle=True) is not None:
             self._upkeep.request()
 
-    def wait_for_upkeep(self, timeout: float | None = None) -> bool:
-        """Block until the background upkeep has nothing left to do (tests, benchmarks)."""
-        return self._upkeep.wait_idle(timeout) if self._upkeep is not None else True
+    def wait_for_upkeep(self, timeout: float | None = None, *, flush: bool = True) -> bool:
+        """Block until the background upkeep has nothing left to do (tests, benchmarks);
+        ``flush``: first fold in what waits below the budget, as on idle."""
+        if self._upkeep is None or not self._upkeep_started:
+            return True
+        if flush and self.upkeep_due(idle=True) is not None:
+            self._upkeep.request(flush=True)
+        return self._upkeep.wait_idle(timeout)
 
     def reset(self) -> None:
         """Drop everything and start an empty table (the caller refills it from SQLite)."""
@@ -466,7 +474,8 @@ class NoteIndex:
         if self.read_only or self._table is None:
             return None
         rows, writes = self._rows_since_upkeep, self._writes_since_upkeep
-        if rows >= UPKEEP_ROWS or writes >= UPKEEP_WRITES or (idle and writes):
+        budget = max(UPKEEP_ROWS, int(UPKEEP_SHARE * self._table.count_rows()))
+        if rows >= budget or writes >= UPKEEP_WRITES or (idle and writes):
             return "optimize"
         if self._ann_check:
             return "ann"

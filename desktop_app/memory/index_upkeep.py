@@ -38,16 +38,19 @@ class IndexUpkeep:
         self._idle_seconds = idle_seconds
         self._cond = threading.Condition()
         self._requested = False
+        self._flush = False
         self._busy = False
         self._stopping = False
         self._thread: threading.Thread | None = None
 
-    def request(self) -> None:
-        """Something was written: look at the index now (starts the thread on first use)."""
+    def request(self, flush: bool = False) -> None:
+        """Something was written: look at the index now (starts the thread on first use).
+        ``flush``: fold in even what is below the budget, as on idle."""
         with self._cond:
             if self._stopping:
                 return
             self._requested = True
+            self._flush = self._flush or flush
             if self._thread is None:
                 self._thread = threading.Thread(
                     target=self._run, name="lexmem-index-upkeep", daemon=True
@@ -82,8 +85,8 @@ class IndexUpkeep:
                     self._requested = False
                     self._cond.notify_all()
                     return
-                idle = not self._requested
-                self._requested = False
+                idle = self._flush or not self._requested
+                self._requested = self._flush = False
                 self._busy = True
             failed = False
             try:
