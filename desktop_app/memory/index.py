@@ -36,7 +36,7 @@ import numpy as np
 from desktop_app.core.errors import StorageError
 from desktop_app.memory.index_upkeep import IndexUpkeep
 from desktop_app.memory.scope import quote_ids, scope_key
-from desktop_app.memory.vector_cache import VectorCache, Written
+from desktop_app.memory.vector_cache import VectorCache
 
 log = logging.getLogger(__name__)
 
@@ -406,9 +406,7 @@ class NoteIndex:
                     )
                 )
             if self._vectors is not None:
-                self._vectors.apply(
-                    written=[Written(r.id, r.case_id, r.status, r.vector) for r in rows]
-                )
+                self._vectors.apply(written=rows)
             self._after_write(len(rows))
         self._notify()
 

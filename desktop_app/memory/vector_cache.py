@@ -20,7 +20,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -32,9 +32,8 @@ BUDGET_BYTES = 64 * 1024 * 1024
 _FILTER = re.compile(r"^case_id IN \(((?:'[^']*'(?:, )?)+)\)( AND status = 'active')?$")
 
 
-@dataclass(frozen=True, slots=True)
-class Written:
-    """One row the index wrote: what the cache needs of it."""
+class Written(Protocol):
+    """What the cache needs of a row the index wrote (``index.IndexRow`` has it)."""
 
     id: str
     case_id: str | None
@@ -84,19 +83,18 @@ class _Scope:
             if row is not None:
                 valid[row] = False
 
-    def append(self, rows: Sequence[Written]) -> None:
-        if not rows:
+    def append(self, new_ids: Sequence[str], vectors: np.ndarray) -> None:
+        if not len(new_ids):
             return
         ids, matrix, valid = self.state
         n = len(ids)
-        if n + len(rows) > len(matrix) or int(valid[:n].sum()) < n // 2:
-            ids, matrix, valid = self._repack(n + len(rows))
+        if n + len(new_ids) > len(matrix) or int(valid[:n].sum()) < n // 2:
+            ids, matrix, valid = self._repack(n + len(new_ids))
             n = len(ids)
-        for i, row in enumerate(rows):
-            matrix[n + i] = row.vector
-            self.row_of[row.id] = n + i
-        ids.extend(r.id for r in rows)
-        valid[n : n + len(rows)] = True
+        matrix[n : n + len(new_ids)] = vectors
+        self.row_of.update((note_id, n + i) for i, note_id in enumerate(new_ids))
+        ids.extend(new_ids)
+        valid[n : n + len(new_ids)] = True
 
     def _repack(self, needed: int) -> tuple[list[str], np.ndarray, np.ndarray]:
         """New arrays (readers keep the old ones): live rows packed, room for 25 % more."""
@@ -154,7 +152,7 @@ class VectorCache:
         if parsed is None or matrix.nbytes > self._budget:
             return False
         scope = _Scope(*parsed, self._dim)
-        scope.append([Written(i, None, "active", v) for i, v in zip(ids, matrix, strict=True)])
+        scope.append(ids, matrix)
         with self._lock:
             self._scopes[where] = scope
             self._scopes.move_to_end(where)
@@ -170,7 +168,9 @@ class VectorCache:
         gone = [*deleted, *(row.id for row in written)]
         for scope in scopes:
             scope.remove(gone)
-            scope.append([row for row in written if scope.admits(row)])
+            mine = [row for row in written if scope.admits(row)]
+            if mine:
+                scope.append([r.id for r in mine], np.vstack([r.vector for r in mine]))
 
     def clear(self) -> None:
         with self._lock:
