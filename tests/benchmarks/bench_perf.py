@@ -390,7 +390,7 @@ def run_column(column: Column, embedder, peer_python: str | None, n_queries: int
     ids = [f"n{i:06d}" for i in range(column.notes)]
     per_case = column.notes // column.cases
     cases = [engine_cases[min(i // per_case, column.cases - 1)] for i in range(column.notes)]
-    result: dict = {"column": column.label, "load_before": load_average()}
+    result: dict = {"column": column.label, "load_before": load_average(), "peer": bool(peer)}
 
     # 1. ingest, interleaved by batch; the engine's upkeep wait is charged to the engine
     spent = {s.name: 0.0 for s in systems}
@@ -444,16 +444,29 @@ def run_column(column: Column, embedder, peer_python: str | None, n_queries: int
     return result
 
 
-def run(columns: list[Column], peer_python: str | None, n_queries: int, quick: bool) -> dict:
+def run(
+    columns: list[Column],
+    peer_python: str | None,
+    n_queries: int,
+    quick: bool,
+    peer_max_notes: int,
+) -> dict:
     from desktop_app.memory.embedder import default_embedder
 
     embedder = default_embedder()
     embedder.embed(["预热 warm up"])
-    result: dict = {"quick": quick, "queries": n_queries, "peer": bool(peer_python), "cols": {}}
+    result: dict = {
+        "quick": quick,
+        "queries": n_queries,
+        "peer": bool(peer_python),
+        "peer_max_notes": peer_max_notes,
+        "cols": {},
+    }
     for column in columns:
         print(f"== {column.label} (load {load_average():.1f})", flush=True)
+        column_peer = peer_python if column.notes <= peer_max_notes else None
         result["cols"][column.key] = run_column(
-            column, embedder, peer_python, n_queries, lambda m: print(m, flush=True)
+            column, embedder, column_peer, n_queries, lambda m: print(m, flush=True)
         )
         (OUT / f"perf{'-quick' if quick else ''}.json").write_text(json.dumps(result, indent=1))
     return result
@@ -470,6 +483,12 @@ def _ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}×" if b else "—"
 
 
+def _per_system(c: dict, key: str, names: list[str], fmt: str) -> str:
+    """One figure per system, "—" for a system this column did not run (the peer above
+    ``--peer-max-notes``)."""
+    return " / ".join(format(c[key][n], fmt) if n in c[key] else "—" for n in names)
+
+
 def markdown(r: dict, command: str) -> str:
     cols = list(r["cols"].values())
     names = ["engine", "floor"] + (["chroma"] if r["peer"] else [])
@@ -482,7 +501,9 @@ def markdown(r: dict, command: str) -> str:
         f"(half Chinese, half English), k={K}, query embedding included; batches of {BATCH}; "
         "floor = a plain LanceDB table of the same USE vectors, no index, prefiltered by case"
         + (
-            "; chroma = ChromaDB + all-MiniLM-L6-v2 filtered by case (A-MEM's stack)"
+            "; chroma = ChromaDB + all-MiniLM-L6-v2 filtered by case (A-MEM's stack), run on "
+            f"columns of at most {r.get('peer_max_notes', 0):,} notes (its ingest here is "
+            "~30 notes/s: 50k would take half an hour)"
             if r["peer"]
             else ""
         )
@@ -514,7 +535,8 @@ def markdown(r: dict, command: str) -> str:
         lambda c: (
             f"{c['ingest_per_s']['engine_incl_final_upkeep']:.0f} "
             f"({c['ingest_per_s']['engine']:.0f}) / {c['ingest_per_s']['floor']:.0f}"
-            + (f" / {c['ingest_per_s']['chroma']:.0f}" if r["peer"] else "")
+            + (f" / {c['ingest_per_s'].get('chroma', 0):.0f}" if c.get("peer") else "")
+            + (" / —" if r["peer"] and not c.get("peer") else "")
         ),
     )
     row(
@@ -525,12 +547,12 @@ def markdown(r: dict, command: str) -> str:
     )
     row(
         "disk MB: " + " / ".join(names),
-        lambda c: " / ".join(f"{c['disk_mb'][n]:.1f}" for n in names),
+        lambda c: _per_system(c, "disk_mb", names, ".1f"),
     )
     row("disk engine ÷ floor", lambda c: _ratio(c["disk_mb"]["engine"], c["disk_mb"]["floor"]))
     row(
         "new process → first answer, s: " + " / ".join(names),
-        lambda c: " / ".join(f"{c['first_answer_s'][n]:.2f}" for n in names),
+        lambda c: _per_system(c, "first_answer_s", names, ".2f"),
     )
     row(
         "first answer engine − floor",
@@ -562,6 +584,12 @@ def main() -> None:
     parser.add_argument("--queries", type=int)
     parser.add_argument("--no-peer", action="store_true", help="skip ChromaDB + MiniLM")
     parser.add_argument("--peer-python", default=os.environ.get("LEXMEM_PEER_PYTHON"))
+    parser.add_argument(
+        "--peer-max-notes",
+        type=int,
+        default=10_000,
+        help="run the peer only on columns of at most this many notes (default 10000)",
+    )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     wanted = args.columns.split(",") if args.columns else (["1k", "10k"] if args.quick else None)
@@ -574,7 +602,7 @@ def main() -> None:
         else:
             print(f"(no peer: {candidate} missing; see peer_chroma.py to set it up)")
     n_queries = args.queries or (60 if args.quick else 200)
-    result = run(columns, peer_python, n_queries, args.quick)
+    result = run(columns, peer_python, n_queries, args.quick, args.peer_max_notes)
     command = "python -m tests.benchmarks.bench_perf" + " ".join(
         [""] + [a for a in sys.argv[1:] if a != "--no-write"]
     )
