@@ -33,6 +33,7 @@ def render_prompt(name: str, **values: Any) -> str:
 
     return render(name, **values)
 
+
 Action = Literal["ADD", "UPDATE", "SUPERSEDE", "NOOP"]
 ACTIONS: tuple[str, ...] = ("ADD", "UPDATE", "SUPERSEDE", "NOOP")
 SCOPES: tuple[str, ...] = ("case", "global")

@@ -63,11 +63,14 @@ def test_old_versions_are_removed_once_the_upkeep_is_done(engine):
         engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, f"v{n}")])
     note = engine.add_note("单独添加的一条记忆", case_id=case.id).note
     engine.update_note(note.id, content="单独添加的一条记忆（已修改）")
-    engine.optimize()  # what the idle upkeep does with the last few writes
+    assert len(_table(engine).list_versions()) > 1  # the writes did leave versions behind
+    # the background upkeep alone (flushed as on idle), no explicit optimize()
     assert engine.wait_for_index_upkeep(120)
     assert len(_table(engine).list_versions()) == 1
     versions_dir = engine._index.folder / "notes.lance" / "_versions"
     assert len([p for p in versions_dir.iterdir() if p.suffix == ".manifest"]) == 1
+    hits = engine.search("单独添加的一条记忆", case_id=case.id, k=1)
+    assert hits[0].note.content == "单独添加的一条记忆（已修改）"
 
 
 def test_searches_never_fail_while_the_upkeep_compacts_and_prunes(engine):
@@ -158,6 +161,46 @@ def test_a_large_scope_is_searched_through_the_vector_index(ann_engine):
     assert index._ann_partitions is not None
     assert index.uses_ann_for(index_filter(big))
     assert not index.uses_ann_for(index_filter(small))  # a small scope stays exact
+
+
+def test_searches_of_a_large_scope_query_the_vector_index_and_small_ones_scan(
+    ann_engine, monkeypatch
+):
+    """What each search asks LanceDB for: probes of the vector index for the large case,
+    a flat scan (index bypassed) for the small case — recorded on LanceDB's own builder."""
+    from lancedb.query import LanceVectorQueryBuilder
+
+    eng, big, small, texts = ann_engine
+    asked: list[str] = []
+    nprobes, bypass = LanceVectorQueryBuilder.nprobes, LanceVectorQueryBuilder.bypass_vector_index
+
+    def record_probes(self, n):
+        asked.append("ann")
+        return nprobes(self, n)
+
+    def record_bypass(self):
+        asked.append("flat")
+        return bypass(self)
+
+    monkeypatch.setattr(LanceVectorQueryBuilder, "nprobes", record_probes)
+    monkeypatch.setattr(LanceVectorQueryBuilder, "bypass_vector_index", record_bypass)
+    index = eng._index
+    vector = eng.embedder.embed([texts[5]])[0]
+    with index._lock:  # the small scope's kept copy (vector_cache) would answer from memory
+        kept, index._vectors = index._vectors, None
+    try:
+        ids = [i for i, _ in index.vector_search(vector, index_filter(big), 10)]
+        assert asked == ["ann"]
+        assert eng._notes.by_ids(ids[:1])[0].content == texts[5]  # the note itself comes first
+        asked.clear()
+        index.vector_search(vector, index_filter(small), 10)
+        assert asked == ["flat"]
+        asked.clear()
+        index.vector_search(vector, index_filter(big), 10, exact=True)
+        assert asked == ["flat"]
+    finally:
+        with index._lock:
+            index._vectors = kept
 
 
 def test_the_vector_index_finds_what_exact_search_finds(ann_engine):
