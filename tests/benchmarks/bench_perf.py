@@ -593,7 +593,8 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     wanted = args.columns.split(",") if args.columns else (["1k", "10k"] if args.quick else None)
-    columns = [c for c in COLUMNS if wanted is None or c.key in wanted]
+    by_key = {c.key: c for c in COLUMNS}
+    columns = COLUMNS if wanted is None else [by_key[key] for key in wanted]  # in the order asked
     peer_python = None
     if not args.no_peer:
         candidate = args.peer_python or DEFAULT_PEER_PYTHON
