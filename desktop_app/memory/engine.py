@@ -208,6 +208,7 @@ class MemoryEngine:
             engine = cls(data_dir, store, index, embedder, config or MemoryConfig(), llm)
             engine._index_sync.reconcile(progress)
             index.on_write = engine._index_sync.record_version
+            index.start_upkeep()  # after on_write: every version it writes is recorded
             engine._jobs.recover_interrupted()  # jobs a crash left "running" run again
             engine._forgetting.resume(progress)  # forgets a crash interrupted finish now
         except BaseException:
@@ -244,11 +245,10 @@ class MemoryEngine:
         self._closed = True
         self.stop_background_work()
         try:
-            if not self.read_only:
-                try:
-                    self._index.optimize()
-                except Exception:
-                    log.warning("index optimize at close failed", exc_info=True)
+            try:
+                self._index.close()  # stops the background upkeep, then compacts
+            except Exception:
+                log.warning("index upkeep at close failed", exc_info=True)
             self._store.close()
         finally:
             if self._lock is not None:
@@ -335,8 +335,15 @@ class MemoryEngine:
         return self._index_sync.rebuild(progress)
 
     def optimize(self) -> None:
-        """Compact the index (call on idle or after large imports)."""
+        """Bring the index fully up to date now (the background upkeep otherwise does it
+        within seconds of a write)."""
         self._index_sync.optimize()
+
+    def wait_for_index_upkeep(self, timeout: float | None = None, *, flush: bool = True) -> bool:
+        """Block until the background index upkeep is idle (tests, benchmarks); False if
+        ``timeout`` seconds passed first.  ``flush``: also fold in the last few writes, which
+        the upkeep otherwise leaves for its idle round."""
+        return self._index.wait_for_upkeep(timeout, flush=flush)
 
     # ========================================================================== cases
 

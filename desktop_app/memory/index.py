@@ -3,16 +3,31 @@
 It holds no note text, only ids, scope, status, the full-text *terms* and the vector;
 SQLite stays the source of truth.  ``lancedb`` is imported lazily (≈1.4 s): the window
 paints first.
+
+Speed at every moment (see tests/benchmarks/README.md, "Performance against the floor"):
+
+- writes only append or merge rows; the indices are brought up to date by a background
+  upkeep (index_upkeep.py) as soon as a write leaves more than a few hundred rows unindexed,
+  because LanceDB searches unindexed rows flat;
+- old versions are removed after each upkeep, while no search is reading (a shared/exclusive
+  guard), so the folder holds one version, not a day of them;
+- a scope of at least ``ANN_MIN_SCOPE`` notes is searched through an approximate vector index
+  (IVF with scalar quantisation, built in the background; exact re-ranking of the candidates);
+  smaller scopes are searched exactly, since with a prefilter the index would miss their notes.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import math
+import re
 import shutil
 import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -21,14 +36,33 @@ from typing import Any, TypeVar
 import numpy as np
 
 from desktop_app.core.errors import StorageError
+from desktop_app.memory.index_upkeep import IndexUpkeep
 from desktop_app.memory.scope import quote_ids, scope_key
+from desktop_app.memory.vector_cache import VectorCache
 
 log = logging.getLogger(__name__)
-
 F = TypeVar("F", bound=Callable[..., Any])
+
 TABLE = "notes"
-#: one-row writes leave one LanceDB version each and slow search ~10x; compact after this many
-OPTIMIZE_EVERY_WRITES = 32
+#: the upkeep runs once this many rows were written since the last one: the full-text search
+#: scans unindexed rows flat (~15 µs a row here), so a few hundred cost a few milliseconds
+UPKEEP_ROWS = 256
+#: ... or this share of the table, if more: one upkeep costs O(rows) (LanceDB rewrites the
+#: full-text index: ~2 s at 50k notes), so a large table folds in two batches at a time
+UPKEEP_SHARE = 0.02
+#: ... or after this many writes (each small write leaves a fragment and a version)
+UPKEEP_WRITES = 16
+#: scopes with at least this many active notes are searched through the vector index.  Below,
+#: exact search is fast (≈ 10–25 ms at 10k notes) and an index with a prefilter misses notes
+#: (recall@10 0.87–0.94 at 10k); measured in tests/benchmarks/bench_perf.py.
+ANN_MIN_SCOPE = 20_000
+#: IVF partitions: one per this many rows (at least 16); rebuilt when the table doubles
+ANN_ROWS_PER_PARTITION = 400
+#: share of the partitions probed for a scope holding the whole table (more for a smaller
+#: scope, see ``_ann_params``), and the candidates re-ranked on the exact vectors
+ANN_PROBE_SHARE = 0.375
+ANN_REFINE_FACTOR = 2
+_ANN_NAME = re.compile(r"^vector_ivf_sq_p(\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +76,16 @@ class IndexRow:
     #: a digest of everything this row was built from (text, scope, status); comparing it
     #: with SQLite's finds stale rows after a restore without re-embedding everything
     stamp: str = ""
+
+
+def _index_error(exc: Exception) -> StorageError:
+    return StorageError(
+        f"search index: {exc}",
+        user_message=(
+            "搜索索引读取失败，重新打开 LexMem 时会自动重建。 / "
+            "The search index could not be read; it is rebuilt when LexMem reopens."
+        ),
+    )
 
 
 class IndexUnavailableError(StorageError):
@@ -81,6 +125,45 @@ def _guarded(empty: Callable[[], Any] | None = None) -> Callable[[F], F]:
     return decorate
 
 
+class _FileGuard:
+    """Searches share the index files; removing old versions' files excludes them (a search
+    that started on a version must finish before its files go).  Writers come first: once
+    a removal waits, new searches wait behind it (it takes milliseconds)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._readers = 0
+        self._exclusive = False
+        self._waiting = 0
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._exclusive and not self._waiting)
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                if not self._readers:
+                    self._cond.notify_all()
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        with self._cond:
+            self._waiting += 1
+            self._cond.wait_for(lambda: not self._exclusive and not self._readers)
+            self._waiting -= 1
+            self._exclusive = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._exclusive = False
+                self._cond.notify_all()
+
+
 class NoteIndex:
     def __init__(
         self,
@@ -96,14 +179,41 @@ class NoteIndex:
         self.dim = dim
         #: a reader beside the running app: never writes (not even a missing scalar index)
         self.read_only = read_only
+        #: writers (add, merge, delete) and swaps of the table object
         self._lock = threading.RLock()
-        self._db = lancedb.connect(str(folder))
+        #: one upkeep, optimize, purge or reset at a time; always taken BEFORE ``_lock``
+        self._upkeep_lock = threading.Lock()
+        self._files = _FileGuard()
+        # a reader beside the app follows its writes (a version check per query, ~1 ms)
+        consistency = timedelta(0) if read_only else None
+        self._db = lancedb.connect(str(folder), read_consistency_interval=consistency)
         self._table = None
         self._fts_ready = False
-        self._writes_since_optimize = 0
+        #: rows and writes since the last index update (the upkeep's budget)
+        self._rows_since_upkeep = 0
+        self._writes_since_upkeep = 0
+        #: IVF partitions of the vector index, None without one
+        self._ann_partitions: int | None = None
+        #: reconsider building the vector index at the next upkeep (set by writes)
+        self._ann_check = True
+        self._ann_scanned_at_rows = 0
+        self._force_exact = False
+        #: filter -> (table version, active rows in it): one count per scope and version
+        self._scope_rows: dict[str, tuple[int, int]] = {}
+        #: bumped by every change of the rows (write, delete, purge, reset): a copy of some
+        #: rows taken at one generation is still exact while it has not moved
+        self.generation = 0
         #: called with the table version after every write, so the owner can record which
         #: version of the index matches its data (see IndexSync.reconcile)
         self.on_write = on_write
+        self._upkeep = None if read_only else IndexUpkeep(self)
+        #: small scopes' vectors in memory, exact and in step with every write (a reader
+        #: beside the app cannot see the app's writes: it always asks LanceDB)
+        self._vectors = None if read_only else VectorCache(dim)
+        self._filling: set[str] = set()
+        self._filler: ThreadPoolExecutor | None = None
+        #: the owner starts the upkeep once it records versions (after its own reconcile)
+        self._upkeep_started = False
         #: why the index failed (None while it works); see _guarded
         self.broken: str | None = None
         #: called once with that reason when the index fails (the owner records it)
@@ -112,7 +222,10 @@ class NoteIndex:
 
     # -- life cycle ----------------------------------------------------------------------
 
-    def _schema(self):
+    def _schema(self, vector_type=None):
+        """The table's columns.  Vectors are stored as float16: half the disk of float32
+        (10 MB less per 10k notes) and the same neighbours (top-10 identical on the
+        benchmark's 100 queries; similarities move by ~1e-3)."""
         import pyarrow as pa
 
         return pa.schema(
@@ -121,7 +234,7 @@ class NoteIndex:
                 pa.field("case_id", pa.string(), nullable=False),
                 pa.field("status", pa.string(), nullable=False),
                 pa.field("terms", pa.string(), nullable=False),
-                pa.field("vector", pa.list_(pa.float32(), self.dim), nullable=False),
+                pa.field("vector", pa.list_(vector_type or pa.float16(), self.dim), nullable=False),
                 pa.field("created_at", pa.float64(), nullable=False),
                 pa.field("stamp", pa.string(), nullable=False),
             ]
@@ -132,7 +245,9 @@ class NoteIndex:
             if TABLE not in self._db.list_tables().tables:
                 return
             table = self._db.open_table(TABLE)
-            if table.schema != self._schema():
+            if table.schema == self._float32_schema() and not self.read_only:
+                table = self._to_float16(table)  # written by an earlier version: once
+            elif table.schema not in (self._schema(), self._float32_schema()):
                 log.warning("index schema differs from this version's; it will be rebuilt")
                 return
             if self._data_files_missing(table):
@@ -141,6 +256,7 @@ class NoteIndex:
             self._table = table
             indices = table.list_indices()
             self._fts_ready = any(ix.index_type == "FTS" for ix in indices)
+            self._ann_partitions = _ann_partitions(indices)
             scalar_missing = not any(ix.columns == ["case_id"] for ix in indices)
             if self._fts_ready and scalar_missing and not self.read_only:
                 self._create_scalar_indices()  # an index written by an earlier version
@@ -149,6 +265,24 @@ class NoteIndex:
                 "index at %s could not be opened; it will be rebuilt", self.folder, exc_info=True
             )
             self._table = None
+
+    def _float32_schema(self):
+        import pyarrow as pa
+
+        return self._schema(pa.float32())
+
+    def _to_float16(self, table):
+        """Rewrite an index of float32 vectors as float16 (no re-embedding; O(rows), once)."""
+        log.info("storing the index vectors as float16")
+        live = table.to_arrow().cast(self._schema())
+        table = self._db.create_table(TABLE, data=live, schema=self._schema(), mode="overwrite")
+        self._table = table
+        if table.count_rows() > 0:
+            self._create_fts()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+        return table
 
     def _data_files_missing(self, table) -> bool:
         """Each fragment has at least one data file; fewer files than fragments means the
@@ -163,6 +297,48 @@ class NoteIndex:
     def is_open(self) -> bool:
         return self._table is not None
 
+    @property
+    def version(self) -> int:
+        with self._lock:
+            return self._table.version if self._table is not None else -1
+
+    def _notify(self) -> None:
+        # Called AFTER releasing self._lock (and the upkeep lock): on_write takes the
+        # engine's SQLite write lock, while the engine calls into this index holding that
+        # lock (add_notes' neighbour search, delete_note).  Calling it under self._lock
+        # deadlocked two writers.
+        with self._lock:
+            version = self._table.version if self._table is not None else None
+        if self.on_write is not None and version is not None:
+            self.on_write(version)
+
+    def close(self) -> None:
+        """Stop the background upkeep (a running step finishes first), then bring the
+        indices up to date and drop old versions, so the next open starts compact."""
+        if self._upkeep is not None:
+            self._upkeep.stop()
+        if self._filler is not None:
+            self._filler.shutdown(wait=True)
+        if not self.read_only:
+            self.optimize()
+
+    def start_upkeep(self) -> None:
+        """Let the background upkeep run from now on (it catches up at once if due)."""
+        if self._upkeep is None:
+            return
+        self._upkeep_started = True
+        if self.upkeep_due(idle=True) is not None:
+            self._upkeep.request()
+
+    def wait_for_upkeep(self, timeout: float | None = None, *, flush: bool = True) -> bool:
+        """Block until the background upkeep has nothing left to do (tests, benchmarks);
+        ``flush``: first fold in what waits below the budget, as on idle."""
+        if self._upkeep is None or not self._upkeep_started:
+            return True
+        if flush and self.upkeep_due(idle=True) is not None:
+            self._upkeep.request(flush=True)
+        return self._upkeep.wait_idle(timeout)
+
     def mark_broken(self, exc: BaseException) -> None:
         """The index failed: remember why (the error class only — a message may quote a
         path or a term) and tell the owner, once."""
@@ -173,29 +349,21 @@ class NoteIndex:
         if self.on_broken is not None:
             self.on_broken(self.broken)
 
-    @property
-    def version(self) -> int:
-        with self._lock:
-            return self._table.version if self._table is not None else -1
-
-    def _notify(self) -> None:
-        # Called AFTER releasing self._lock: on_write takes the engine's SQLite write lock,
-        # while the engine calls into this index holding that lock (add_notes' neighbour
-        # search, delete_note).  Calling it under self._lock deadlocked two writers.
-        with self._lock:
-            version = self._table.version if self._table is not None else None
-        if self.on_write is not None and version is not None:
-            self.on_write(version)
-
     def reset(self) -> None:
         """Drop everything and start an empty table (the caller refills it from SQLite)."""
-        with self._lock:
+        with self._upkeep_lock, self._lock:
             self._reset_locked()
         self._notify()
 
     def _reset_locked(self) -> None:
+        self.generation += 1
+        if self._vectors is not None:
+            self._vectors.clear()
         self._table = None
         self._fts_ready = False
+        self._ann_partitions = None
+        self._scope_rows.clear()
+        self._rows_since_upkeep = self._writes_since_upkeep = 0
         self.broken = None  # a fresh table: whatever failed before is gone with the old one
         try:
             self._db.drop_table(TABLE)
@@ -203,7 +371,8 @@ class NoteIndex:
             log.debug("drop_table failed; removing the folder", exc_info=True)
         table_dir = self.folder / f"{TABLE}.lance"
         if table_dir.exists():
-            shutil.rmtree(table_dir, ignore_errors=True)
+            with self._files.exclusive():
+                shutil.rmtree(table_dir, ignore_errors=True)
         mode = "overwrite" if table_dir.exists() else "create"  # overwriting nothing warns on stderr
         self._table = self._db.create_table(TABLE, schema=self._schema(), mode=mode)
 
@@ -212,21 +381,40 @@ class NoteIndex:
         with self._lock:
             return self._table.count_rows() if self._table is not None else -1
 
-    def _scan(self, columns: list[str], where: str | None = None):
-        """Rows of ``columns`` (optionally filtered), without a vector query."""
-        table = self._table
+    def _scan(self, table, columns: list[str], where: str | None = None):
+        """Rows of ``columns`` (optionally filtered), without a vector query.  The caller
+        holds the shared file guard."""
         query = table.search().select(columns)
         if where:
             query = query.where(where)
         return query.limit(max(table.count_rows(), 1)).to_arrow()
 
+    def _read(self, run: Callable):
+        """Run a read of the current table under the shared file guard.  A reader beside
+        the app (read-only) may hold a version whose files the app has since removed: it
+        moves to the newest version and tries once more."""
+        for attempt in (1, 2):
+            with self._files.shared():
+                table = self._table
+                if table is None:
+                    return None
+                try:
+                    return run(table)
+                except Exception as exc:  # lance raises plain RuntimeError/OSError on damage
+                    if not self.read_only or attempt == 2:
+                        raise _index_error(exc) from exc
+            try:
+                table.checkout_latest()
+            except Exception as exc:
+                raise _index_error(exc) from exc
+        return None
+
     @_guarded(dict)
     def stamps(self) -> dict[str, str]:
         """id → stamp of every row (read only when the index may be out of step)."""
-        with self._lock:
-            if self._table is None:
-                return {}
-            arrow = self._scan(["id", "stamp"])
+        arrow = self._read(lambda t: self._scan(t, ["id", "stamp"]))
+        if arrow is None:
+            return {}
         return dict(
             zip(arrow.column("id").to_pylist(), arrow.column("stamp").to_pylist(), strict=True)
         )
@@ -244,7 +432,7 @@ class NoteIndex:
                 "status": [r.status for r in rows],
                 "terms": [r.terms for r in rows],
                 "vector": pa.FixedSizeListArray.from_arrays(
-                    pa.array(vectors.reshape(-1), type=pa.float32()), self.dim
+                    pa.array(vectors.reshape(-1).astype(np.float16), type=pa.float16()), self.dim
                 ),
                 "created_at": [r.created_at for r in rows],
                 "stamp": [r.stamp for r in rows],
@@ -253,24 +441,31 @@ class NoteIndex:
         )
 
     @_guarded()
-    def upsert(self, rows: Sequence[IndexRow]) -> None:
-        """Insert or replace rows by id in one LanceDB write."""
+    def upsert(self, rows: Sequence[IndexRow], *, new: bool = False) -> None:
+        """Insert or replace rows by id in one LanceDB write.  ``new``: the caller knows no
+        row of these ids is in the index (a note just added): a plain append, which needs no
+        join on the id column and never conflicts with a running upkeep."""
         if not rows:
             return
         with self._lock:
             if self._table is None:
                 self._reset_locked()
             data = self._arrow(rows)
-            if self._table.count_rows() == 0:
-                self._table.add(data)
+            table = self._table
+            if new or table.count_rows() == 0:
+                table.add(data)
             else:
-                (
-                    self._table.merge_insert("id")
-                    .when_matched_update_all()
-                    .when_not_matched_insert_all()
-                    .execute(data)
+                _retry_conflicts(
+                    lambda: (
+                        table.merge_insert("id")
+                        .when_matched_update_all()
+                        .when_not_matched_insert_all()
+                        .execute(data)
+                    )
                 )
-            self._after_write()
+            if self._vectors is not None:
+                self._vectors.apply(written=rows)
+            self._after_write(len(rows))
         self._notify()
 
     @_guarded()
@@ -278,18 +473,24 @@ class NoteIndex:
         if not ids:
             return
         with self._lock:
-            if self._table is None:
+            table = self._table
+            if table is None:
                 return
-            self._table.delete(f"id IN ({quote_ids(ids)})")
-            self._after_write()
+            _retry_conflicts(lambda: table.delete(f"id IN ({quote_ids(ids)})"))
+            if self._vectors is not None:
+                self._vectors.apply(deleted=ids)
+            self._after_write(len(ids))
         self._notify()
 
-    def _after_write(self) -> None:
+    def _after_write(self, rows: int) -> None:
+        self.generation += 1
         if not self._fts_ready and self._table.count_rows() > 0:
             self._create_fts()
-        self._writes_since_optimize += 1
-        if self._writes_since_optimize >= OPTIMIZE_EVERY_WRITES:
-            self._optimize_locked()
+        self._rows_since_upkeep += rows
+        self._writes_since_upkeep += 1
+        self._ann_check = True
+        if self._upkeep_started and self.upkeep_due(idle=False) == "optimize":
+            self._upkeep.request()
 
     def _create_fts(self) -> None:
         from lancedb.index import FTS
@@ -321,19 +522,108 @@ class NoteIndex:
         for column in ("case_id", "status"):
             self._table.create_index(column, config=Bitmap(), replace=True)
 
-    @_guarded()
-    def optimize(self) -> None:
-        """Compact the many small versions left by single-row writes and fold new rows into
-        the full-text index."""
-        with self._lock:
-            if self._table is None:
-                return
-            self._optimize_locked()
+    # -- upkeep --------------------------------------------------------------------------
+
+    def upkeep_due(self, idle: bool) -> str | None:
+        """What the background upkeep should do now: "optimize" (fold unindexed rows into
+        the indices, compact, drop old versions), "ann" (consider the vector index) or None.
+        ``idle``: nothing was written for a while, so even a few rows are worth folding in."""
+        if self.read_only or self._table is None:
+            return None
+        rows, writes = self._rows_since_upkeep, self._writes_since_upkeep
+        budget = max(UPKEEP_ROWS, int(UPKEEP_SHARE * self._table.count_rows()))
+        if rows >= budget or writes >= UPKEEP_WRITES or (idle and writes):
+            return "optimize"
+        if self._ann_check:
+            return "ann"
+        return None
+
+    def run_upkeep(self, task: str) -> None:
+        with self._upkeep_lock:
+            if task == "optimize":
+                self._optimize_and_prune()
+            elif task == "ann":
+                self._consider_ann()
         self._notify()
 
-    def _optimize_locked(self) -> None:
-        self._table.optimize(cleanup_older_than=timedelta(days=1))
-        self._writes_since_optimize = 0
+    @_guarded()
+    def optimize(self) -> None:
+        """Fold every unindexed row into the indices, compact, drop old versions — now, in
+        the caller's thread (after large re-indexing, at close)."""
+        with self._upkeep_lock:
+            self._optimize_and_prune()
+        self._notify()
+
+    def _optimize_and_prune(self) -> None:
+        """LanceDB's optimize (compaction, index update) runs beside searches and writes; the
+        removal of old versions' files waits until no search reads and no write is due."""
+        with self._lock:
+            table = self._table
+            if table is None:
+                return
+            rows, writes = self._rows_since_upkeep, self._writes_since_upkeep
+            self._rows_since_upkeep = self._writes_since_upkeep = 0
+        try:
+            _retry_conflicts(table.optimize)
+        except BaseException:
+            with self._lock:  # not done: the next upkeep tries again
+                self._rows_since_upkeep += rows
+                self._writes_since_upkeep += writes
+            raise
+        with self._lock:
+            if self._rows_since_upkeep or self._table is not table:
+                return  # rows came in meanwhile: pruning now would index them while searches wait
+            with self._files.exclusive(), warnings.catch_warnings():
+                # removing every old version is the point (one version on disk); LanceDB warns
+                # because other readers of old versions would fail — none reads meanwhile, and
+                # a reader in another process moves to the newest version (see _read)
+                warnings.simplefilter("ignore", UserWarning)
+                _retry_conflicts(lambda: table.optimize(cleanup_older_than=timedelta(0)))
+
+    def _consider_ann(self) -> None:
+        """Build (or rebuild, once the table has doubled) the vector index when a scope has
+        reached ANN_MIN_SCOPE active notes.  Minutes of CPU at most, in this thread; searches
+        stay exact meanwhile."""
+        from lancedb.index import IvfSq
+
+        self._ann_check = False
+        table = self._table
+        if table is None:
+            return
+        rows = table.count_rows()
+        wanted = max(16, rows // ANN_ROWS_PER_PARTITION)
+        if rows < ANN_MIN_SCOPE or (
+            self._ann_partitions is not None and 2 * self._ann_partitions > wanted
+        ):
+            return
+        if self._ann_partitions is None:
+            if rows < 1.1 * self._ann_scanned_at_rows:
+                return  # scanned the scopes recently: none was large enough
+            self._ann_scanned_at_rows = rows
+            if self._largest_scope(table) < ANN_MIN_SCOPE:
+                return
+        old = self._ann_partitions
+        name = f"vector_ivf_sq_p{wanted}"
+        log.info("building the vector index (%d rows, %d partitions)", rows, wanted)
+        table.create_index(
+            "vector",
+            config=IvfSq(distance_type="cosine", num_partitions=wanted),
+            name=name,
+            replace=True,
+        )
+        if old is not None and old != wanted:
+            table.drop_index(f"vector_ivf_sq_p{old}")
+        self._ann_partitions = wanted
+
+    def _largest_scope(self, table) -> int:
+        import pyarrow.compute as pc
+
+        arrow = self._read(lambda t: self._scan(t, ["case_id"], "status = 'active'"))
+        if arrow is None or arrow.num_rows == 0:
+            return 0
+        return max(row["counts"] for row in pc.value_counts(arrow.column("case_id")).to_pylist())
+
+    # -- true delete ---------------------------------------------------------------------
 
     @_guarded()
     def purge_deleted(self) -> None:
@@ -341,66 +631,167 @@ class NoteIndex:
         full-text index and drop every old version and file, so no byte of a deleted note
         stays.  (LanceDB's delete only marks rows; its compaction keeps them below a 10 %
         threshold.  Rewriting needs no ``pylance`` — which would add ~225 MB to the bundle —
-        at the price of O(rows) work per purge: ≈0.3 s at 10k notes.)"""
-        with self._lock:
+        at the price of O(rows) work per purge: ≈0.3 s at 10k notes.  The vector index goes
+        with the rewrite; the upkeep builds it again.)"""
+        with self._upkeep_lock, self._lock:
             if self._table is None:
                 return
             live = self._table.to_arrow()
+            self.generation += 1
             self._table = self._db.create_table(
                 TABLE, data=live, schema=self._schema(), mode="overwrite"
             )
             self._fts_ready = False
+            self._ann_partitions = None
+            self._ann_check = True
+            self._ann_scanned_at_rows = 0
+            self._scope_rows.clear()
+            self._rows_since_upkeep = self._writes_since_upkeep = 0
             if self._table.count_rows() > 0:
                 self._create_fts()
             else:
-                self._fts_ready = False
                 try:
                     self._table.drop_index("terms_idx")
                 except Exception:
                     log.debug("no full-text index to drop", exc_info=True)
-            with warnings.catch_warnings():
-                # removing every old version is the point here (true delete); LanceDB warns
-                # because concurrent readers of old versions would fail — we hold the lock.
+            with self._files.exclusive(), warnings.catch_warnings():
+                # the old versions hold the deleted text: every one goes (see _optimize_and_prune)
                 warnings.simplefilter("ignore", UserWarning)
                 self._table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
-            self._writes_since_optimize = 0
         self._notify()
+        if self._upkeep_started:
+            self._upkeep.request()  # the vector index, if a scope still needs one
 
     # -- reads ---------------------------------------------------------------------------
 
+    def uses_ann_for(self, where: str) -> bool:
+        """Would a vector search with this filter go through the approximate index?"""
+        table = self._table
+        return table is not None and self._ann_params(table, where) is not None
+
+    @contextmanager
+    def exact_search(self) -> Iterator[None]:
+        """Every vector search inside the block is exact (the benchmark's recall check)."""
+        self._force_exact = True
+        try:
+            yield
+        finally:
+            self._force_exact = False
+
+    def _scope_size(self, table, where: str) -> int:
+        version = table.version
+        cached = self._scope_rows.get(where)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        rows = table.count_rows(where)  # the bitmap indices answer this in about a millisecond
+        self._scope_rows[where] = (version, rows)
+        return rows
+
+    def _ann_params(self, table, where: str) -> tuple[int, int] | None:
+        """(nprobes, refine factor) for an indexed search of this scope, None for exact.
+
+        A prefilter keeps only the scope's rows of the probed partitions, so the smaller the
+        scope's share of the table, the more partitions are probed (all of them below
+        ``ANN_PROBE_SHARE`` of the table)."""
+        partitions = self._ann_partitions
+        if partitions is None or self._force_exact:
+            return None
+        scope = self._scope_size(table, where)
+        if scope < ANN_MIN_SCOPE:
+            return None
+        share = scope / max(table.count_rows(), 1)
+        probes = min(partitions, math.ceil(partitions * ANN_PROBE_SHARE / max(share, 1e-9)))
+        return probes, ANN_REFINE_FACTOR
+
     @_guarded(list)
-    def vector_search(self, vector: np.ndarray, where: str, limit: int) -> list[tuple[str, float]]:
-        """(id, cosine similarity), best first."""
-        with self._lock:
-            table = self._table
-        if table is None or limit <= 0:
+    def vector_search(
+        self, vector: np.ndarray, where: str, limit: int, *, exact: bool = False
+    ) -> list[tuple[str, float]]:
+        """(id, cosine similarity), best first.  Exact for small scopes (from memory once
+        their vectors are kept, see vector_cache.py) and with ``exact``; through the vector
+        index for large ones."""
+        if limit <= 0:
             return []
-        rows = (
-            table.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector")
-            .distance_type("cosine")
-            .where(where, prefilter=True)
-            .select(["id", "_distance"])
-            .limit(limit)
-            .to_arrow()
-        )
+        query_vector = np.asarray(vector, dtype=np.float32)
+        if self._vectors is not None:
+            kept = self._vectors.search(where, query_vector, limit)
+            if kept is not None:
+                return kept
+            self._keep_later(where)
+
+        def run(table):
+            query = (
+                table.search(query_vector, vector_column_name="vector")
+                .distance_type("cosine")
+                .where(where, prefilter=True)
+                .select(["id", "_distance"])
+                .limit(limit)
+            )
+            params = None if exact else self._ann_params(table, where)
+            if params is None:
+                query = query.bypass_vector_index()
+            else:
+                query = query.nprobes(params[0]).refine_factor(params[1])
+            return query.to_arrow()
+
+        rows = self._read(run)
+        if rows is None:
+            return []
         ids = rows.column("id").to_pylist()
         dists = rows.column("_distance").to_pylist()
         return [(i, 1.0 - float(d)) for i, d in zip(ids, dists, strict=True)]
 
+    def _keep_later(self, where: str) -> None:
+        """Read a small scope's vectors into memory in the background (this search and the
+        ones until then ask LanceDB)."""
+        with self._lock:
+            if where in self._filling or self._table is None:
+                return
+            self._filling.add(where)
+            if self._filler is None:
+                self._filler = ThreadPoolExecutor(1, thread_name_prefix="lexmem-vectors")
+            filler = self._filler
+        try:
+            filler.submit(self._keep, where)
+        except RuntimeError:  # shut down: the index is closing
+            self._filling.discard(where)
+
+    def _keep(self, where: str) -> None:
+        try:
+            with self._lock:  # no write between the read and the cache taking over
+                table = self._table
+                if table is None or self._vectors.holds(where):
+                    return
+                if self._scope_size(table, where) >= ANN_MIN_SCOPE:
+                    return  # large scopes go through the vector index, not memory
+                arrow = self._read(lambda t: self._scan(t, ["id", "vector"], where))
+                if arrow is None:
+                    return
+                flat = arrow.column("vector").combine_chunks().flatten()
+                flat = flat.to_numpy(zero_copy_only=False)
+                matrix = flat.reshape(arrow.num_rows, self.dim).astype(np.float32, copy=False)
+                self._vectors.fill(where, arrow.column("id").to_pylist(), matrix)
+        except Exception:  # an optimisation: LanceDB keeps answering
+            log.debug("could not keep the vectors of %s in memory", where, exc_info=True)
+        finally:
+            self._filling.discard(where)
+
     @_guarded(list)
     def text_search(self, terms: str, where: str, limit: int) -> list[tuple[str, float]]:
         """(id, BM25 score), best first; an empty term list finds nothing."""
-        with self._lock:
-            table, ready = self._table, self._fts_ready
-        if table is None or not ready or not terms.strip() or limit <= 0:
+        if not self._fts_ready or not terms.strip() or limit <= 0:
             return []
-        rows = (
-            table.search(terms, query_type="fts", fts_columns="terms")
-            .where(where, prefilter=True)
-            .select(["id", "_score"])
-            .limit(limit)
-            .to_arrow()
+        rows = self._read(
+            lambda table: (
+                table.search(terms, query_type="fts", fts_columns="terms")
+                .where(where, prefilter=True)
+                .select(["id", "_score"])
+                .limit(limit)
+                .to_arrow()
+            )
         )
+        if rows is None:
+            return []
         ids = rows.column("id").to_pylist()
         scores = rows.column("_score").to_pylist()
         return [(i, float(s)) for i, s in zip(ids, scores, strict=True)]
@@ -408,13 +799,12 @@ class NoteIndex:
     @_guarded(lambda: ([], None))
     def scope_matrix(self, where: str) -> tuple[list[str], np.ndarray | None]:
         """All (ids, vectors) matching ``where``, for batch neighbour search in numpy."""
-        with self._lock:
-            table = self._table
-        if table is None or table.count_rows() == 0:
-            return [], None
-        with self._lock:
-            arrow = self._scan(["id", "vector"], where)
-        if arrow.num_rows == 0:
+        arrow = self._read(
+            lambda table: (
+                self._scan(table, ["id", "vector"], where) if table.count_rows() > 0 else None
+            )
+        )
+        if arrow is None or arrow.num_rows == 0:
             return [], None
         flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
         return arrow.column("id").to_pylist(), flat.reshape(arrow.num_rows, self.dim).astype(
@@ -425,14 +815,35 @@ class NoteIndex:
     def vectors_for(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not ids:
             return {}
-        with self._lock:
-            table = self._table
-        if table is None:
+        arrow = self._read(
+            lambda table: self._scan(table, ["id", "vector"], f"id IN ({quote_ids(ids)})")
+        )
+        if arrow is None:
             return {}
-        with self._lock:
-            arrow = self._scan(["id", "vector"], f"id IN ({quote_ids(ids)})")
-        vectors = arrow.column("vector").to_pylist()
-        return {
-            i: np.asarray(v, dtype=np.float32)
-            for i, v in zip(arrow.column("id").to_pylist(), vectors, strict=True)
-        }
+        if arrow.num_rows == 0:
+            return {}
+        flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        matrix = flat.reshape(arrow.num_rows, self.dim).astype(np.float32)
+        return dict(zip(arrow.column("id").to_pylist(), matrix, strict=True))
+
+
+def _ann_partitions(indices) -> int | None:
+    """The partition count of the vector index, from its name (None without one)."""
+    for ix in indices:
+        match = _ANN_NAME.match(ix.name)
+        if match and ix.columns == ["vector"]:
+            return int(match.group(1))
+    return None
+
+
+def _retry_conflicts(run: Callable, attempts: int = 5):
+    """Run a LanceDB write again when a concurrent commit pre-empted it (the upkeep's
+    compaction and a merge or delete may touch the same fragments)."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return run()
+        except Exception as exc:
+            if attempt == attempts or "commit conflict" not in str(exc).lower():
+                raise
+            log.debug("LanceDB commit conflict, retrying (%d)", attempt)
+    return None

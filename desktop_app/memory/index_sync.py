@@ -63,11 +63,12 @@ def epoch(value: datetime) -> float:
     return value.timestamp()
 
 
-def stamp(note: Note) -> str:
+def stamp(note: Note, terms: str | None = None) -> str:
+    """``terms``: the note's terms_text when the caller has it already."""
     basis = "\x00".join(
         (
             embedding_text(note),
-            terms_text(note),
+            terms_text(note) if terms is None else terms,
             note.status,
             scope_key(note.case_id),
             str(epoch(note.created_at)),
@@ -77,14 +78,15 @@ def stamp(note: Note) -> str:
 
 
 def index_row(note: Note, vector: np.ndarray) -> IndexRow:
+    terms = terms_text(note)
     return IndexRow(
         id=note.id,
         case_id=note.case_id,
         status=note.status,
-        terms=terms_text(note),
+        terms=terms,
         vector=vector,
         created_at=epoch(note.created_at),
-        stamp=stamp(note),
+        stamp=stamp(note, terms),
     )
 
 
@@ -245,17 +247,23 @@ class IndexSync:
         vector = self._index.vectors_for([note.id]).get(note.id)
         return vector if vector is not None else self._embedder.embed([embedding_text(note)])[0]
 
-    def write_notes(self, notes: Sequence[Note], vectors: np.ndarray | None = None) -> None:
+    def write_notes(
+        self, notes: Sequence[Note], vectors: np.ndarray | None = None, *, new: bool = False
+    ) -> None:
         """Write the notes' current versions to the index.
 
         Under the write lock, from SQLite as it is now: an edit or a delete that committed
         after the caller's snapshot wins (an older version written last would serve stale
         text, and a deleted note would come back).  ``vectors`` are reused when the text
-        they were computed from is still the note's."""
+        they were computed from is still the note's.  ``new``: notes the caller inserted
+        under the write lock it still holds, so none can be in the index yet (a plain append)."""
         if not notes:
             return
         with self._store.write_lock:
-            current = {n.id: n for n in self._notes.by_ids([n.id for n in notes])}
+            # new notes were inserted under the lock the caller still holds: as they are
+            current = {
+                n.id: n for n in (notes if new else self._notes.by_ids([n.id for n in notes]))
+            }
             rows: list[tuple[Note, np.ndarray | None]] = []
             for i, note in enumerate(notes):
                 now = current.get(note.id)
@@ -271,7 +279,7 @@ class IndexSync:
                 for i, vector in zip(todo, fresh, strict=True):
                     rows[i] = (rows[i][0], vector)
             try:
-                self._index.upsert([index_row(n, v) for n, v in rows])
+                self._index.upsert([index_row(n, v) for n, v in rows], new=new)
             except IndexUnavailableError:
                 return  # the notes stay marked dirty: indexed when the index is back
             self._notes.mark_indexed([n.id for n, _v in rows])

@@ -149,6 +149,23 @@ class NotesRepository:
         )
         return row_to_note(row) if row is not None else None
 
+    def active_twins(self, keys: Sequence[tuple[str | None, str]]) -> dict[tuple[str, str], Note]:
+        """:meth:`active_twin` for many (case_id, content_hash) pairs at once, keyed by
+        (scope key, hash): one query per scope and chunk instead of one per item."""
+        by_scope: dict[str, list[str]] = {}
+        for case_id, content_hash in keys:
+            by_scope.setdefault(scope_key(case_id), []).append(content_hash)
+        found: dict[tuple[str, str], Note] = {}
+        for key, hashes in by_scope.items():
+            for chunk in _chunks(list(dict.fromkeys(hashes))):
+                for row in self._store.query(
+                    f"SELECT {NOTE_COLUMNS} FROM notes WHERE {sql_same_scope_key()} = ? "
+                    f"AND content_hash IN ({_marks(chunk)}) AND status = 'active'",
+                    (key, *chunk),
+                ):
+                    found.setdefault((key, row["content_hash"]), row_to_note(row))
+        return found
+
     @staticmethod
     def _filter(
         case_id: str | None,
@@ -286,32 +303,40 @@ class NotesRepository:
 
     @staticmethod
     def insert(conn: sqlite3.Connection, note: Note) -> None:
-        conn.execute(
+        NotesRepository.insert_many(conn, [note])
+
+    @staticmethod
+    def insert_many(conn: sqlite3.Connection, notes: Sequence[Note]) -> None:
+        """New notes in one statement (a batch add writes hundreds)."""
+        conn.executemany(
             f"INSERT INTO notes ({NOTE_COLUMNS}, index_dirty) VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
-            (
-                note.id,
-                note.case_id,
-                note.content,
-                note.category,
-                json.dumps(list(note.keywords), ensure_ascii=False),
-                note.context,
-                json.dumps(list(note.tags), ensure_ascii=False),
-                note.source,
-                note.content_hash,
-                to_iso(note.created_at),
-                to_iso(note.updated_at),
-                to_iso(note.valid_from),
-                to_iso(note.invalid_at),
-                note.status,
-                int(note.pinned),
-                note.retrieval_count,
-                to_iso(note.last_accessed),
-                note.evolution_count,
-                note.event_date,
-                note.source_kind,
-                note.origin,
-            ),
+            [
+                (
+                    note.id,
+                    note.case_id,
+                    note.content,
+                    note.category,
+                    json.dumps(list(note.keywords), ensure_ascii=False),
+                    note.context,
+                    json.dumps(list(note.tags), ensure_ascii=False),
+                    note.source,
+                    note.content_hash,
+                    to_iso(note.created_at),
+                    to_iso(note.updated_at),
+                    to_iso(note.valid_from),
+                    to_iso(note.invalid_at),
+                    note.status,
+                    int(note.pinned),
+                    note.retrieval_count,
+                    to_iso(note.last_accessed),
+                    note.evolution_count,
+                    note.event_date,
+                    note.source_kind,
+                    note.origin,
+                )
+                for note in notes
+            ],
         )
 
     @staticmethod
@@ -384,19 +409,34 @@ class NotesRepository:
         """One version row.  ``derived_from`` names the note a model-made change came from
         (evolution after a new note, a decision about it): forgetting that note rolls the
         change back (see forget_sql.py)."""
-        conn.execute(
+        NotesRepository.add_history_many(
+            conn, [(note_id, actor, action, before, after, reason, derived_from)]
+        )
+
+    @staticmethod
+    def add_history_many(
+        conn: sqlite3.Connection,
+        entries: Iterable[tuple[Any, ...]],
+    ) -> None:
+        """History rows (note_id, actor, action, before, after, reason[, derived_from]) in
+        one statement."""
+        now = to_iso(utcnow())
+        conn.executemany(
             "INSERT INTO note_history (note_id, actor, action, before, after, reason, "
             "created_at, derived_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                note_id,
-                actor,
-                action,
-                json.dumps(before, ensure_ascii=False) if before is not None else None,
-                json.dumps(after, ensure_ascii=False) if after is not None else None,
-                reason,
-                to_iso(utcnow()),
-                derived_from,
-            ),
+            [
+                (
+                    note_id,
+                    actor,
+                    action,
+                    json.dumps(before, ensure_ascii=False) if before is not None else None,
+                    json.dumps(after, ensure_ascii=False) if after is not None else None,
+                    reason,
+                    now,
+                    derived_from[0] if derived_from else None,
+                )
+                for note_id, actor, action, before, after, reason, *derived_from in entries
+            ],
         )
 
     def history(self, note_id: str) -> list[HistoryEntry]:
@@ -417,17 +457,29 @@ class NotesRepository:
         reason: str,
         label: str | None = None,
     ) -> None:
+        NotesRepository.insert_links(conn, [(src, dst, kind, strength, reason, label)])
+
+    @staticmethod
+    def insert_links(conn: sqlite3.Connection, links: Iterable[tuple[Any, ...]]) -> None:
+        """Links (src, dst, kind, strength, reason[, label]) in one statement; symmetric
+        kinds both ways; an existing link keeps the larger strength (and its label unless a
+        new one is given)."""
         now = to_iso(utcnow())
-        pairs = [(src, dst), (dst, src)] if kind in SYMMETRIC_KINDS else [(src, dst)]
-        for a, b in pairs:
-            conn.execute(
-                "INSERT INTO links (src, dst, kind, strength, reason, created_at, label) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(src, dst, kind) DO UPDATE SET strength = MAX(strength, excluded.strength), "
-                "reason = CASE WHEN excluded.reason != '' THEN excluded.reason ELSE reason END, "
-                "label = COALESCE(excluded.label, label)",
-                (a, b, kind, float(strength), reason, now, label),
+        rows = []
+        for src, dst, kind, strength, reason, *label in links:
+            pairs = [(src, dst), (dst, src)] if kind in SYMMETRIC_KINDS else [(src, dst)]
+            rows.extend(
+                (a, b, kind, float(strength), reason, now, label[0] if label else None)
+                for a, b in pairs
             )
+        conn.executemany(
+            "INSERT INTO links (src, dst, kind, strength, reason, created_at, label) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(src, dst, kind) DO UPDATE SET strength = MAX(strength, excluded.strength), "
+            "reason = CASE WHEN excluded.reason != '' THEN excluded.reason ELSE reason END, "
+            "label = COALESCE(excluded.label, label)",
+            rows,
+        )
 
     @staticmethod
     def set_link_label(conn: sqlite3.Connection, a: str, b: str, label: str | None) -> int:

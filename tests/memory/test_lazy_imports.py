@@ -1,0 +1,46 @@
+"""A new process answers its first search without loading what a search never needs: the LLM
+stack (openai, httpx, pydantic's models of it: 1-3 s of imports) and jieba's dictionary (only
+the add path segments Chinese).  The benchmark measures the time; this checks what loads."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from desktop_app.memory import MemoryEngine
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_open_and_search_load_neither_the_llm_stack_nor_jieba(tmp_path, embedder):
+    data = tmp_path / "data"
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("懒加载")
+        eng.add_notes(
+            [{"content": f"房东扣留押金{n}元 deposit", "case_id": case.id} for n in range(20)]
+        )
+    code = (
+        "import json, sys\n"
+        "from desktop_app.memory import MemoryEngine\n"
+        "engine = MemoryEngine.open(sys.argv[1])\n"
+        "hits = engine.search('押金 deposit', sys.argv[2], k=5)\n"
+        "loaded = [m for m in ('openai', 'httpx', 'httpx2', 'jieba', 'desktop_app.llm') "
+        "if m in sys.modules]\n"
+        "engine.close()\n"
+        "print(json.dumps({'hits': len(hits), 'loaded': loaded}))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(data), case.id],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    report = json.loads(out.strip().splitlines()[-1])
+    assert report["hits"] >= 5  # (plus linked notes beyond k)
+    assert report["loaded"] == []

@@ -1,0 +1,83 @@
+"""Small scopes are searched from memory: the kept vectors must answer exactly what LanceDB
+answers, after every kind of write, and never hold another scope's note."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from desktop_app.memory.scope import index_filter
+
+
+def _lance_exact(index, vector, where, limit):
+    """The same search straight from LanceDB (no kept copy)."""
+    kept, index._vectors = index._vectors, None
+    try:
+        return index.vector_search(vector, where, limit)
+    finally:
+        index._vectors = kept
+
+
+def _same(a, b):
+    assert [i for i, _ in a] == [i for i, _ in b]
+    assert np.allclose([s for _, s in a], [s for _, s in b], atol=1e-4)
+
+
+def test_kept_vectors_answer_like_lancedb_after_every_kind_of_write(engine):
+    case = engine.create_case("内存")
+    other = engine.create_case("他案")
+    notes = [
+        r.note
+        for r in engine.add_notes(
+            [
+                {"content": f"原告于2023年{m}月支付房租{m * 300}元", "case_id": case.id}
+                for m in range(1, 13)
+            ]
+            + [{"content": "用户喜欢简洁的回复", "case_id": None}]
+        )
+    ]
+    engine.add_notes([{"content": "他案的房租纠纷，原告支付房租", "case_id": other.id}])
+    index = engine._index
+    queries = [engine.embedder.embed([q])[0] for q in ("支付房租", "回复风格", "rent paid")]
+    wheres = [index_filter(case.id), index_filter(case.id, include_inactive=True)]
+    for where in wheres:
+        index.vector_search(queries[0], where, 5)  # a miss: kept from now on
+    engine._index._filler.submit(lambda: None).result()  # the background read is done
+    assert all(index._vectors.holds(w) for w in wheres)
+
+    def check():
+        for where in wheres:
+            for q in queries:
+                _same(index.vector_search(q, where, 8), _lance_exact(index, q, where, 8))
+
+    check()
+    engine.update_note(notes[0].id, content="原告的狗叫旺财")  # a new vector
+    check()
+    engine.expire_note(notes[1].id)  # leaves the active filter, stays in the other
+    check()
+    engine.delete_note(notes[2].id)  # gone from both (and the table is rewritten)
+    check()
+    engine.add_notes([{"content": f"补充：房租第{n}笔", "case_id": case.id} for n in range(30)])
+    check()
+    engine.supersede_note(notes[3].id, notes[4].id)
+    check()
+    kept_ids = {i for where in wheres for i, _ in index.vector_search(queries[0], where, 200)}
+    scopes = {n.case_id for n in engine._notes.by_ids(list(kept_ids))}
+    assert scopes <= {case.id, None}
+
+
+def test_a_reset_forgets_the_kept_vectors(engine):
+    case = engine.create_case("重建")
+    engine.add_notes(
+        [{"content": f"事实{n}：合同约定违约金{n}万元", "case_id": case.id} for n in range(10)]
+    )
+    where = index_filter(case.id)
+    vector = engine.embedder.embed(["违约金"])[0]
+    engine._index.vector_search(vector, where, 5)
+    engine._index._filler.submit(lambda: None).result()
+    assert engine._index._vectors.holds(where)
+    engine.rebuild_index()
+    assert not engine._index._vectors.holds(where)
+    _same(
+        engine._index.vector_search(vector, where, 5),
+        _lance_exact(engine._index, vector, where, 5),
+    )
