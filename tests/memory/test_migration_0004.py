@@ -54,7 +54,7 @@ def test_an_old_folder_is_upgraded_without_loss(old_folder, embedder):
 
     with MemoryEngine.open(old_folder, embedder=embedder) as eng:
         applied = [r[0] for r in _rows(db, "SELECT name FROM schema_migrations")]
-        assert applied[-1] == "0004_event_dates_provenance_conflicts"
+        assert "0004_event_dates_provenance_conflicts" in applied  # later ones may follow
         # nothing lost or rewritten
         assert (
             _rows(
