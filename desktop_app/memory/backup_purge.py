@@ -214,6 +214,8 @@ def purge_from_backups(
             _count(report, info, changed, removed)
         except (sqlite3.DatabaseError, StorageError):
             log.warning("could not purge %s", info.name, exc_info=True)
+            if note_id:  # not rewritten (a full disk): the note's row is still in it
+                needles.add(note_id)
         # Verify on the file as it is now, whatever happened above (a damaged copy is only
         # byte-scanned: it holds the note if its id or one of its texts is in the file).
         if note_id and info.kind == "damaged":

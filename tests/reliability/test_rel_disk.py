@@ -8,6 +8,7 @@ read-only folder is a read-only bind mount (root) or a folder without write perm
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import subprocess
@@ -19,7 +20,7 @@ import pytest
 from reliability.scan_helpers import ROOT
 
 from desktop_app.core.errors import DiskFullError, LexMemError, ReadOnlyFolderError, StorageError
-from desktop_app.memory import MemoryEngine
+from desktop_app.memory import MemoryEngine, backup_purge, backups
 from desktop_app.memory.backups import BackupManager
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="mounts and modes are POSIX")
@@ -170,6 +171,48 @@ def test_a_write_that_finds_no_space_is_refused_whole(engine):
     assert engine.stats().notes_total == before + len(added)
     engine.add_note("空间恢复后的记录", case_id=case.id)
     assert engine._store.integrity_ok()
+
+
+def _no_space(*_args: object, **_kwargs: object) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_backup_that_finds_no_space_says_so_and_keeps_the_others(engine, monkeypatch):
+    """The disk fills up while a snapshot is moved into place (injected: the rename fails
+    with ENOSPC): DiskFullError with the disk-full message, never a raw OSError; the
+    existing backups are as they were and no temporary copy is left."""
+    case = engine.create_case("备份时磁盘满")
+    engine.add_notes([{"content": t, "case_id": case.id} for t in NOTES[:3]])
+    mgr = BackupManager(engine)
+    kept = mgr.snapshot("manual").path
+    before = kept.read_bytes()
+    with monkeypatch.context() as patch:
+        patch.setattr(backups.os, "replace", _no_space)
+        with pytest.raises(DiskFullError) as err:
+            mgr.snapshot("manual")
+    assert "磁盘空间已满" in err.value.user_message
+    assert [b.path for b in mgr.list("manual")] == [kept] and kept.read_bytes() == before
+    assert not list(engine.data_dir.rglob(".tmp-*"))
+
+
+def test_a_purge_that_finds_no_space_names_the_backup_and_finishes_later(engine, monkeypatch):
+    """Purging a note from a backup copies the backup first; when that copy finds no space
+    the purge names the backup as still holding the note (never a raw OSError), leaves it
+    intact, and purges it once there is space again."""
+    case = engine.create_case("清除时磁盘满")
+    note = engine.add_note(NOTES[0], case_id=case.id).note
+    mgr = BackupManager(engine)
+    copy = mgr.snapshot("manual").path
+    before = copy.read_bytes()
+    with monkeypatch.context() as patch:
+        patch.setattr(backup_purge.shutil, "copyfile", _no_space)
+        report = mgr.purge_from_backups(note_id=note.id)
+    assert report.still_holding == [copy] and not report.complete
+    assert copy.read_bytes() == before
+    assert not list(engine.data_dir.rglob(".tmp-*"))
+    again = mgr.purge_from_backups(note_id=note.id)
+    assert again.complete and again.purged == [copy]
+    assert note.id.encode() not in copy.read_bytes()
 
 
 def test_the_cli_on_a_folder_it_cannot_create(tmp_path):
