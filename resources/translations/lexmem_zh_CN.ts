@@ -3,12 +3,12 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="31" />
+        <location filename="../../desktop_app/ui/about.py" line="30" />
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="53" />
+        <location filename="../../desktop_app/ui/about.py" line="52" />
         <source>Qt is used under the LGPL v3. Licences of all bundled components:</source>
         <translation>Qt 依据 LGPL v3 使用。所有随附组件的许可证：</translation>
     </message>
@@ -79,79 +79,79 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="191" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="209" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="199" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="217" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="202" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="220" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="207" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="225" />
         <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="226" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="208" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="226" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="213" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="231" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="216" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="234" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="224" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="242" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="281" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="281" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="259" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="283" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="261" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="285" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="524" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="528" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="529" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="533" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -191,17 +191,18 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>DetailPanel</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="31" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="36" />
         <source>Edit in Notes</source>
+        <extracomment>asynchronous alternative to the providers: ``loader(note_id, deliver)`` fetches off the UI thread and later calls ``deliver(note, history)`` on it</extracomment>
         <translation>在记忆中编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="32" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="37" />
         <source>Focus</source>
         <translation>聚焦</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/detail.py" line="60" />
+        <location filename="../../desktop_app/ui/graph/detail.py" line="66" />
         <source>Click a note to see its details.</source>
         <translation>点击一条记忆查看详情。</translation>
     </message>
@@ -277,7 +278,7 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>GraphTab</name>
     <message>
-        <location filename="../../desktop_app/ui/graph_tab.py" line="29" />
+        <location filename="../../desktop_app/ui/graph_tab.py" line="31" />
         <source>The memory graph will appear here.</source>
         <translation>记忆图谱将显示在这里。</translation>
     </message>
@@ -285,22 +286,22 @@ LexMem recalls the case's memories for every reply and learns from the conversat
 <context>
     <name>GraphView</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="317" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="322" />
         <source>Export graph</source>
         <translation>导出图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="328" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="333" />
         <source>No notes in this case yet.</source>
         <translation>本案还没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="330" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="335" />
         <source>{n} notes · {e} links</source>
         <translation>{n} 条记忆 · {e} 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="332" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="337" />
         <source>laying out…</source>
         <translation>正在布局…</translation>
     </message>
@@ -721,7 +722,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="118" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="506" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="503" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
@@ -732,7 +733,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="121" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="507" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="504" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
@@ -752,17 +753,17 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="275" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="276" />
         <source>%n matching memories</source>
         <translation><numerusform>%n 条匹配的记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="277" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="278" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="279" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="280" />
         <source>%n memories</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
@@ -788,7 +789,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="398" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="433" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="432" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
@@ -802,7 +803,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="431" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="430" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -813,22 +814,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="440" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="439" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="442" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="441" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="454" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="453" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="455" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="454" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -839,58 +840,58 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="474" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="472" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="511" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="508" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="509" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="534" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="531" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
         <location filename="../../desktop_app/ui/notes/view.py" line="542" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="547" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="547" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="556" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="551" />
         <source>Exported %n memories.</source>
         <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="573" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1205,8 +1206,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="76" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="239" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="365" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="236" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="374" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
@@ -1217,8 +1218,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="92" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="279" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="305" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="285" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="311" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1263,58 +1264,58 @@ Remove the text from these backups too?</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="173" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="175" />
         <source> (archived)</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="208" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="203" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="208" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="203" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="218" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="218" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="240" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="237" />
         <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="324" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="324" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="333" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="341" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="334" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="342" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="365" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="374" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="368" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="377" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1322,7 +1323,7 @@ Remove the text from these backups too?</source>
 <context>
     <name>Startup</name>
     <message>
-        <location filename="../../desktop_app/ui/app.py" line="69" />
+        <location filename="../../desktop_app/ui/app.py" line="74" />
         <source>LexMem is already running with this data folder. Switch to the open window, or close it first.</source>
         <extracomment>set by the start-up test and benchmark: print a line at the main window's first paint</extracomment>
         <translation>律记已在使用这个数据文件夹。请切换到已打开的窗口，或先将其关闭。</translation>
@@ -1384,6 +1385,14 @@ Remove the text from these backups too?</source>
         <location filename="../../desktop_app/ui/status_bar.py" line="82" />
         <source>Model configured</source>
         <translation>已配置模型</translation>
+    </message>
+</context>
+<context>
+    <name>StreamFollower</name>
+    <message>
+        <location filename="../../desktop_app/ui/chat/follow.py" line="40" />
+        <source>Jump to latest</source>
+        <translation>跳到最新</translation>
     </message>
 </context>
 <context>

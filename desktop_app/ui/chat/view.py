@@ -24,6 +24,7 @@ from desktop_app.chat.conversation import ConversationController, TurnPlan
 from desktop_app.core.errors import NotFoundError
 from desktop_app.ui import i18n, texts
 from desktop_app.ui.chat.composer import Composer
+from desktop_app.ui.chat.follow import StreamFollower
 from desktop_app.ui.chat.memories_popup import MemoriesPopup
 from desktop_app.ui.chat.message import ErrorCard, MessageWidget
 from desktop_app.ui.engine_host import EngineHost
@@ -125,6 +126,7 @@ class ChatView(QWidget):
         outer.addWidget(self.column)
         self.scroll.setWidget(canvas)
         lay.addWidget(self.scroll, 1)
+        self.follower = StreamFollower(self.scroll)
 
         comp_wrap = QHBoxLayout()
         comp_wrap.setContentsMargins(20, 6, 20, 14)
@@ -174,6 +176,7 @@ class ChatView(QWidget):
             self.controller.set_case(case_id)
             self._update_memory_toggle()
             self._clear_messages()
+            self.follower.jump_to_latest()
         self._refresh_chrome()
 
     def set_conversation(self, conv: Any) -> None:
@@ -294,7 +297,6 @@ class ChatView(QWidget):
         self.column_layout.insertWidget(self.column_layout.count() - 1, widget)
         self._messages.append(widget)
         self.empty.hide()
-        self._scroll_to_bottom()
 
     def _add_message(self, role: str, text: str) -> MessageWidget:
         w = MessageWidget(role, text)
@@ -333,17 +335,13 @@ class ChatView(QWidget):
                 w.set_injected(list(m.injected_note_ids or ()))
         self._update_retry_buttons()
         self._refresh_chrome()
-        QTimer.singleShot(0, self._scroll_to_bottom)
+        self.follower.jump_to_latest()
 
     def _update_retry_buttons(self) -> None:
         last = next((w for w in reversed(self._messages) if isinstance(w, MessageWidget)), None)
         for w in self._messages:
             if isinstance(w, MessageWidget):
                 w.set_retry_visible(w is last and not self.streaming)
-
-    def _scroll_to_bottom(self) -> None:
-        bar = self.scroll.verticalScrollBar()
-        QTimer.singleShot(0, lambda: bar.setValue(bar.maximum()))
 
     # -- a turn ----------------------------------------------------------------------------
     def send(self, text: str) -> None:
@@ -409,6 +407,8 @@ class ChatView(QWidget):
             return
         if not retry:
             self._add_message("user", plan.text)
+        # the user just asked: show them the answer coming, wherever they had scrolled to
+        self.follower.jump_to_latest()
         widget = self._add_message("assistant", "")
         widget.set_pending(True)
         turn = _Turn(plan, widget)
@@ -449,12 +449,8 @@ class ChatView(QWidget):
         turn = self._turn
         if turn is None:
             return
-        bar = self.scroll.verticalScrollBar()
-        at_bottom = bar.value() >= bar.maximum() - 40
         turn.widget.set_pending(False)
-        turn.widget.set_text(turn.buffer)
-        if at_bottom:
-            self._scroll_to_bottom()
+        turn.widget.set_text(turn.buffer)  # the follower keeps the end in view if the user is there
 
     def _finish_turn_ui(self, turn: _Turn) -> bool:
         """Common end of a turn; False when the view has moved on (another conversation)."""
