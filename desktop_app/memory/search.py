@@ -21,6 +21,7 @@ from desktop_app.memory.ranking import (
     FusionParams,
     context_bonus,
     fuse,
+    is_relevant,
     params_for_query,
     recency_decay,
 )
@@ -133,6 +134,30 @@ class Search:
         top += self._link_expansion(top, case_id, include_inactive)
         top += self._pinned_extras(top, case_id)
         return top
+
+    def find(
+        self,
+        query: str,
+        case_id: str | None,
+        include_inactive: bool = False,
+        limit: int = 200,
+    ) -> list[Hit]:
+        """The notes that match ``query`` (see ranking.is_relevant), best first: what the
+        memory search shows.  Unlike :meth:`search` (which ranks everything it is given, for
+        the chat to choose from), an unrelated query finds nothing here."""
+        cfg = self._config()
+        hits = self.search(query, case_id, k=limit, include_inactive=include_inactive)
+        matches = [
+            h
+            for h in hits
+            if is_relevant(
+                h.parts.vector_similarity,
+                h.parts.text_rank,
+                cfg.search_threshold,
+                cfg.search_text_threshold,
+            )
+        ]
+        return sorted(matches, key=lambda h: -h.score)
 
     @staticmethod
     def _note_visible(note: Note, case_id: str | None, include_inactive: bool) -> bool:

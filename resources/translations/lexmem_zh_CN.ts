@@ -632,33 +632,39 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesTableModel</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="200" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="201" />
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/model.py" line="201" />
+        <source>Content · most relevant first</source>
+        <extracomment>search results still in the engine's relevance order (no column sort applied)</extracomment>
+        <translation>内容 · 按相关度排序</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="202" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="202" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="203" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="203" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="204" />
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="204" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="205" />
         <source>Updated</source>
         <translation>更新于</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="209" />
-        <location filename="../../desktop_app/ui/notes/model.py" line="251" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="210" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="252" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
@@ -722,7 +728,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="118" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="503" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="529" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
@@ -733,7 +739,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="121" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="504" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="530" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
@@ -752,49 +758,64 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <source>Add a memory by hand (Ctrl+Shift+M)</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="276" />
-        <source>%n matching memories</source>
-        <translation><numerusform>%n 条匹配的记忆</numerusform></translation>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="291" />
+        <source>No match: no memory is about “%1”. Try other words, or clear the search.</source>
+        <translation>无匹配：没有与“%1”相关的记忆。换个说法试试，或清除搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="278" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="298" />
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="301" />
+        <source>No match</source>
+        <translation>无匹配</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/notes/view.py" line="301" />
+        <source>%n matching memories, most relevant first</source>
+        <translation><numerusform>%n 条匹配的记忆，按相关度排序</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="304" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="280" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="306" />
         <source>%n memories</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="377" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="403" />
         <source>Memory added.</source>
         <translation>已添加记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="378" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="404" />
         <source>Merged into an existing memory.</source>
         <translation>已合并到现有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="379" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="405" />
         <source>Added; it replaces an older memory.</source>
         <translation>已添加，并取代了一条旧记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="380" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="406" />
         <source>That memory already exists.</source>
         <translation>这条记忆已存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="398" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="432" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="424" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="458" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="399" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="425" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -803,7 +824,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="430" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="456" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -814,22 +835,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="439" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="465" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="441" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="467" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="453" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="479" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="454" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="480" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -840,58 +861,58 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="472" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="498" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="508" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="534" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="509" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="535" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="549" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="549" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="531" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="557" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="563" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="563" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="542" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="551" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="577" />
         <source>Exported %n memories.</source>
         <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="594" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>

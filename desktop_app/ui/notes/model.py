@@ -1,7 +1,8 @@
 """The notes table model: pages of notes fetched lazily in workers, sorted by the engine.
 
 Two modes: *list* (engine.list_notes with filters, ordering and paging through fetchMore)
-and *search* (engine.search ranks the whole case; filters applied to the hits).
+and *search* (engine.find_notes: only the relevant notes, most relevant first, until the user
+sorts them by a column).
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ class NotesTableModel(QAbstractTableModel):
         self._order_by = "created_at"
         self._descending = True
         self._sort_column = COL_CREATED
+        #: search results still in the engine's relevance order (no column sort applied)
+        self.by_relevance = False
 
     # -- loading ---------------------------------------------------------------------------
     def set_query(self, query: NotesQuery) -> None:
@@ -70,7 +73,9 @@ class NotesTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._notes = []
         self._total = 0
+        self.by_relevance = bool(q.text.strip())
         self.endResetModel()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_CONTENT, COL_CONTENT)
         if q.case_id is None and not q.include_global:
             self.loaded.emit()
             return
@@ -78,15 +83,11 @@ class NotesTableModel(QAbstractTableModel):
         order_by, desc = self._order_by, self._descending
         if q.text.strip():
             def run(e: Any) -> tuple[list[Any], int]:
-                hits = e.search(q.text, case_id=q.case_id, k=PAGE_SIZE, include_inactive=q.status != "active")
-                notes = [h.note for h in hits]
-                if q.status is not None:
-                    notes = [n for n in notes if n.status == q.status]
-                if q.category is not None:
-                    notes = [n for n in notes if n.category == q.category]
-                if not q.include_global:
-                    notes = [n for n in notes if n.case_id == q.case_id]
-                return notes, len(notes)
+                hits = e.find_notes(
+                    q.text, q.case_id, include_global=q.include_global,
+                    status=q.status, category=q.category, limit=PAGE_SIZE,
+                )
+                return [h.note for h in hits], len(hits)
         else:
             def run(e: Any) -> tuple[list[Any], int]:
                 total = e.count_notes(q.case_id, q.include_global, q.status, q.category)
@@ -197,7 +198,7 @@ class NotesTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return {
                 COL_PIN: "",
-                COL_CONTENT: self.tr("Content"),
+                COL_CONTENT: self.tr("Content · most relevant first") if self.by_relevance else self.tr("Content"),
                 COL_CATEGORY: self.tr("Category"),
                 COL_STATUS: self.tr("Status"),
                 COL_CREATED: self.tr("Date"),
@@ -267,7 +268,11 @@ class NotesTableModel(QAbstractTableModel):
                 return
             self.layoutAboutToBeChanged.emit()
             self._notes.sort(key=key, reverse=desc)
+            self.by_relevance = False
+            if column in _SORT_FIELDS:  # the list keeps this order once the search is cleared
+                self._order_by, self._descending, self._sort_column = _SORT_FIELDS[column], desc, column
             self.layoutChanged.emit()
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_CONTENT, COL_CONTENT)
             return
         field = _SORT_FIELDS.get(column)
         if field is None or (field == self._order_by and desc == self._descending):

@@ -169,6 +169,13 @@ class NotesView(QWidget):
         self.stack.addWidget(self.table)
         self.stack.addWidget(self.timeline)
         left_lay.addWidget(self.stack, 1)
+        self.no_match = QLabel()
+        self.no_match.setObjectName("EmptyState")
+        self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.no_match.setWordWrap(True)
+        self.no_match.setTextFormat(Qt.TextFormat.PlainText)  # it quotes what the user typed
+        self.no_match.hide()
+        left_lay.addWidget(self.no_match, 1)
         self.count_label = QLabel()
         self.count_label.setObjectName("Muted")
         left_lay.addWidget(self.count_label)
@@ -193,6 +200,8 @@ class NotesView(QWidget):
         self.status.currentIndexChanged.connect(lambda _i: self.apply_filters())
         self.include_global.toggled.connect(lambda _b: self.apply_filters())
         self.model.loaded.connect(self._loaded)
+        self.model.loadingChanged.connect(lambda _on: self._update_count())
+        self.model.headerDataChanged.connect(lambda *_: self._show_sort_indicator())
         self.model.rowsInserted.connect(lambda *_: self._update_count())
         self.model.failed.connect(lambda exc: self._error(exc))
 
@@ -270,10 +279,27 @@ class NotesView(QWidget):
             self.timeline.set_notes(self.model.notes(), self._selected_id)
         self._update_actions()
 
+    def _show_sort_indicator(self) -> None:
+        # search results come most relevant first: no column's arrow may claim otherwise
+        self.table.horizontalHeader().setSortIndicatorShown(not self.model.by_relevance)
+
     def _update_count(self) -> None:
         shown, total = self.model.rowCount(), self.model.total
-        if self.search.text().strip():
-            self.count_label.setText(self.tr("%n matching memories", "", shown))
+        query = self.model.query.text.strip()
+        no_match = bool(query) and shown == 0 and not self.model.loading
+        self.no_match.setText(
+            self.tr("No match: no memory is about “%1”. Try other words, or clear the search.").replace("%1", query)
+            if no_match
+            else ""
+        )
+        self.no_match.setVisible(no_match)
+        self.stack.setVisible(not no_match)
+        if query and self.model.loading:
+            self.count_label.setText(self.tr("Searching…"))
+        elif query:
+            self.count_label.setText(
+                self.tr("No match") if no_match else self.tr("%n matching memories, most relevant first", "", shown)
+            )
         elif shown < total:
             self.count_label.setText(self.tr("%1 of %2 memories (scroll for more)").replace("%1", str(shown)).replace("%2", str(total)))
         else:
