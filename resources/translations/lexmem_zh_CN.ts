@@ -672,150 +672,160 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="69" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="70" />
         <source>Search memories (meaning, not just words)</source>
         <translation>搜索记忆（按含义，不只是字面）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="75" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="76" />
         <source>All categories</source>
         <translation>全部类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="84" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="85" />
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="88" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="89" />
         <source>Global too</source>
         <translation>含全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="89" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="90" />
         <source>Also show global memories (preferences, reusable knowledge)</source>
         <translation>同时显示全局记忆（偏好、通用知识）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="95" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="96" />
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="98" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="99" />
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="109" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="110" />
         <source>Import and export</source>
         <translation>导入与导出</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="112" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="113" />
         <source>Import JSON Lines…</source>
         <translation>导入 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="114" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="115" />
         <source>Export JSON Lines…</source>
         <translation>导出 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="115" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="116" />
         <source>Export Markdown…</source>
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="118" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="529" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="119" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="583" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="119" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="120" />
         <source>Merge the second selected memory into the first</source>
         <translation>把选中的第二条记忆合并到第一条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="121" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="530" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="122" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="584" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="122" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="123" />
         <source>Link the two selected memories</source>
         <translation>关联选中的两条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="126" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="127" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="129" />
         <source>Add a memory by hand (Ctrl+Shift+M)</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="291" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="294" />
         <source>No match: no memory is about “%1”. Try other words, or clear the search.</source>
         <translation>无匹配：没有与“%1”相关的记忆。换个说法试试，或清除搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="298" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="301" />
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="301" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="304" />
         <source>No match</source>
         <translation>无匹配</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="301" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="304" />
         <source>%n matching memories, most relevant first</source>
         <translation><numerusform>%n 条匹配的记忆，按相关度排序</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="304" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="307" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="306" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="309" />
         <source>%n memories</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="403" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="390" />
+        <source>Marked as expired: %1</source>
+        <translation>已设为失效：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="401" />
+        <source>Restored.</source>
+        <translation>已恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="440" />
         <source>Memory added.</source>
         <translation>已添加记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="404" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="441" />
         <source>Merged into an existing memory.</source>
         <translation>已合并到现有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="405" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="442" />
         <source>Added; it replaces an older memory.</source>
         <translation>已添加，并取代了一条旧记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="406" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="443" />
         <source>That memory already exists.</source>
         <translation>这条记忆已存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="424" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="458" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="464" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="425" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="465" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -824,7 +834,12 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="456" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="488" />
+        <source>Deleted: %1</source>
+        <translation>已删除：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="510" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -835,22 +850,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="465" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="519" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="467" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="521" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="479" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="533" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="480" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="534" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -861,58 +876,58 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="498" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="552" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="534" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="588" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="535" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="589" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="549" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="603" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="549" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="603" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="557" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="611" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="563" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="617" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="622" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="563" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="617" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="622" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="577" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="631" />
         <source>Exported %n memories.</source>
         <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="594" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="648" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1429,57 +1444,57 @@ Remove the text from these backups too?</source>
         <translation>已取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="35" />
-        <source>Archived</source>
-        <translation>已归档</translation>
+        <location filename="../../desktop_app/ui/texts.py" line="36" />
+        <source>Expired</source>
+        <translation>已失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="42" />
+        <location filename="../../desktop_app/ui/texts.py" line="43" />
         <source>No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.</source>
         <translation>还没有连接模型服务。请打开设置，选择服务商（DeepSeek、OpenAI，或本机的 Ollama / LM Studio）并填写 API 密钥。不连接模型，记忆和图谱也能使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="46" />
+        <location filename="../../desktop_app/ui/texts.py" line="47" />
         <source>The API key was rejected. Check the key in Settings.</source>
         <translation>API 密钥被拒绝，请在设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="47" />
+        <location filename="../../desktop_app/ui/texts.py" line="48" />
         <source>The model does not exist on this endpoint. Pick another model in Settings.</source>
         <translation>该服务上没有这个模型，请在设置中选择其他模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="48" />
+        <location filename="../../desktop_app/ui/texts.py" line="49" />
         <source>The provider is rate limiting requests. Wait a moment, then retry.</source>
         <translation>请求过于频繁，请稍候再重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="49" />
+        <location filename="../../desktop_app/ui/texts.py" line="50" />
         <source>The model endpoint cannot be reached. Check the network or the base URL.</source>
         <translation>无法连接到模型服务，请检查网络或服务地址。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="50" />
+        <location filename="../../desktop_app/ui/texts.py" line="51" />
         <source>The model sent an unusable answer. Try again.</source>
         <translation>模型返回了无法使用的结果，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="51" />
+        <location filename="../../desktop_app/ui/texts.py" line="52" />
         <source>The model call failed.</source>
         <translation>调用模型失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="52" />
+        <location filename="../../desktop_app/ui/texts.py" line="53" />
         <source>Reading or writing local data failed.</source>
         <translation>读写本地数据失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="58" />
+        <location filename="../../desktop_app/ui/texts.py" line="59" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="58" />
+        <location filename="../../desktop_app/ui/texts.py" line="59" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -1491,6 +1506,20 @@ Remove the text from these backups too?</source>
         <source>No dated memories in this case yet.</source>
         <extracomment>categories drawn prominently (events, evidence, deadlines); others are shown lighter</extracomment>
         <translation>本案还没有带日期的记忆。</translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <location filename="../../desktop_app/ui/undo_bar.py" line="31" />
+        <source>Undo</source>
+        <extracomment>long enough to read the message and change one's mind, short enough not to linger</extracomment>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/undo_bar.py" line="36" />
+        <source>Dismiss</source>
+        <translation>关闭</translation>
     </message>
 </context>
 </TS>

@@ -12,7 +12,7 @@ from .style import category_colour
 _STATUS_TEXT = {
     "active": "有效 active",
     "superseded": "已被取代 superseded",
-    "archived": "已归档 archived",
+    "archived": "已失效 expired",
 }
 
 

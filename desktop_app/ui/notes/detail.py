@@ -156,6 +156,8 @@ class NoteDetail(QFrame):
             w.setEnabled(enabled)
         if note is None:
             self.heading.setText(self.tr("No memory selected"))
+            self.heading.setStyleSheet("")  # not the last note's category colour
+            self.expire_button.setText(self.tr("Expire"))
             self.meta.setText(self.tr("Select a memory in the list to see and edit it."))
             self.content.setPlainText("")
             self.tags.clear()

@@ -41,6 +41,7 @@ from desktop_app.ui.notes.model import (
     NotesTableModel,
 )
 from desktop_app.ui.notes.timeline import TimelineView
+from desktop_app.ui.undo_bar import UndoBar
 
 log = logging.getLogger(__name__)
 
@@ -179,6 +180,8 @@ class NotesView(QWidget):
         self.count_label = QLabel()
         self.count_label.setObjectName("Muted")
         left_lay.addWidget(self.count_label)
+        self.undo_bar = UndoBar()
+        left_lay.addWidget(self.undo_bar)
 
         self.detail = NoteDetail()
         self.detail.setMinimumWidth(300)
@@ -207,7 +210,7 @@ class NotesView(QWidget):
 
         self.detail.saveRequested.connect(self._save)
         self.detail.undoRequested.connect(lambda nid: self._edit(nid, lambda e: e.undo_last_change(nid)))
-        self.detail.expireRequested.connect(lambda nid: self._edit(nid, lambda e: e.expire_note(nid, reason="expired by hand")))
+        self.detail.expireRequested.connect(self.expire_note)
         self.detail.restoreRequested.connect(lambda nid: self._edit(nid, lambda e: e.restore_note(nid)))
         self.detail.deleteRequested.connect(self.delete_note)
         self.detail.unlinkRequested.connect(self._unlink)
@@ -375,15 +378,49 @@ class NotesView(QWidget):
         self._edit(note_id, lambda e: e.update_note(note_id, actor="user", reason="edited by hand", **changes))
 
     def _edit(self, note_id: str, fn: Any) -> None:
-        def done(note: Any) -> None:
-            self.model.replace_note(note)
-            if self._selected_id == note_id:
-                self._load_detail(note_id)
-            if note.status != (self.status.currentData() or note.status):
-                # expired / restored: it no longer matches the status filter
-                self.apply_filters()
+        self.host.call(fn, self._note_left_or_changed, self._error, origin=self, name="edit-note")
 
-        self.host.call(fn, done, self._error, origin=self, name="edit-note")
+    def expire_note(self, note_id: str) -> None:
+        """Expire a note; say so, offer to take it back, and clear the panel if the note
+        leaves the list (the status filter shows the active ones)."""
+
+        def done(note: Any) -> None:
+            self._note_left_or_changed(note)
+            self.undo_bar.show_message(
+                self.tr("Marked as expired: %1").replace("%1", _preview(note.content)),
+                lambda: self._restore_expired(note.id),
+            )
+
+        self.host.call(
+            lambda e: e.expire_note(note_id, reason="expired by hand"), done, self._error, origin=self, name="expire-note"
+        )
+
+    def _restore_expired(self, note_id: str) -> None:
+        def done(note: Any) -> None:
+            self._pending_select = note.id
+            self.statusMessage.emit(self.tr("Restored."))
+            self.apply_filters()
+
+        self.host.call(lambda e: e.restore_note(note_id), done, self._error, origin=self, name="restore-note")
+
+    def _note_left_or_changed(self, note: Any) -> None:
+        wanted = self.status.currentData()
+        if wanted is not None and note.status != wanted:
+            self.model.remove_note(note.id)
+            if self._selected_id == note.id:
+                self._clear_detail()
+            self._update_count()
+            if self.mode_group.checkedId() == 1:
+                self._load_timeline()
+        else:
+            self.model.replace_note(note)
+            if self._selected_id == note.id:
+                self._load_detail(note.id)
+
+    def _clear_detail(self) -> None:
+        self._selected_id = None
+        self._detail_token += 1  # a detail still loading must not come back
+        self.detail.show_note(None)
 
     def add_note(self) -> None:
         if self.host.engine is None:
@@ -396,7 +433,7 @@ class NotesView(QWidget):
         self.add_note_values(v["content"], case_id, v["category"], v["tags"], v["pinned"])
 
     def add_note_values(self, content: str, case_id: str | None, category: str | None = None,
-                        tags: list[str] | None = None, pinned: bool = False) -> None:
+                        tags: list[str] | None = None, pinned: bool = False, created_at: Any = None) -> None:
         def done(result: Any) -> None:
             self._pending_select = result.note.id
             action = {
@@ -409,7 +446,10 @@ class NotesView(QWidget):
             self.apply_filters()
 
         self.host.call(
-            lambda e: e.add_note(content, case_id=case_id, category=category, source="manual", pinned=pinned, tags=tags),
+            lambda e: e.add_note(
+                content, case_id=case_id, category=category, source="manual", pinned=pinned, tags=tags,
+                created_at=created_at,
+            ),
             done,
             self._error,
             origin=self,
@@ -438,15 +478,29 @@ class NotesView(QWidget):
 
         def done(report: Any) -> None:
             self.model.remove_note(note_id)
-            self._selected_id = None
-            self.detail.show_note(None)
+            if self._selected_id == note_id:
+                self._clear_detail()
             self._update_count()
             if self.mode_group.checkedId() == 1:
                 self._load_timeline()
+            if note is not None:
+                self.undo_bar.show_message(
+                    self.tr("Deleted: %1").replace("%1", _preview(note.content)),
+                    lambda: self._add_back(note),
+                )
             if report is not None and report.still_holding and note is not None:
                 self._offer_backup_purge(note.content, report.still_holding)
 
         self.host.call(forget, done, self._error, origin=self, name="delete-note")
+
+    def _add_back(self, note: Any) -> None:
+        """Undo of a delete: the note is gone from every file, so it comes back as a new
+        note with the same text, category, tags, pin and date (its history and links are
+        not kept anywhere to come back from)."""
+        self.add_note_values(
+            note.content, note.case_id, note.category, list(note.tags), bool(note.pinned),
+            created_at=note.valid_from or note.created_at,
+        )
 
     def _offer_backup_purge(self, text: str, holding: list[Any]) -> None:
         """Some backups still hold the text elsewhere (a chat message quoting it): say
@@ -531,7 +585,7 @@ class NotesView(QWidget):
         if len(notes) == 1:
             n = notes[0]
             if n.status == "active":
-                menu.addAction(icon("expire"), self.tr("Expire"), lambda: self.detail.expireRequested.emit(n.id))
+                menu.addAction(icon("expire"), self.tr("Expire"), lambda: self.expire_note(n.id))
             menu.addAction(icon("trash"), self.tr("Delete…"), lambda: self.delete_note(n.id))
         menu.exec(self.table.viewport().mapToGlobal(pos))
 
@@ -592,6 +646,11 @@ class NotesView(QWidget):
     def _error(self, exc: BaseException) -> None:
         log.warning("notes: %r", exc)
         dialogs.error(self, self.tr("LexMem"), getattr(exc, "user_message", None) or str(exc))
+
+
+def _preview(text: str, limit: int = 40) -> str:
+    line = text.replace("\n", " ")
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _exec(dlg: Any) -> bool:
