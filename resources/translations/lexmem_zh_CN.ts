@@ -443,7 +443,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     <name>NoteDetail</name>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="66" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="166" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
@@ -509,7 +509,8 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="130" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="160" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="186" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
@@ -534,97 +535,97 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="159" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="161" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="170" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="170" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="174" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="176" />
         <source>created %1</source>
         <translation>创建于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="175" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="177" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="186" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="187" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="189" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="188" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="190" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="207" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="209" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="267" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="269" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="270" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="269" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="271" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="270" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="272" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="271" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="273" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="277" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="279" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="280" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="279" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="281" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="280" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="282" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="281" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="283" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -936,8 +937,8 @@ Remove the text from these backups too?</source>
     <name>SettingsDialog</name>
     <message>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="46" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="342" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="351" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="383" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1142,68 +1143,83 @@ Remove the text from these backups too?</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="309" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="312" />
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="322" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="325" />
         <source>Connected. %n models available.</source>
         <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="322" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="325" />
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="351" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="340" />
+        <source>The address is not well-formed: it should look like https://api.example.com/v1.</source>
+        <translation>地址格式不对：应类似 https://api.example.com/v1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="341" />
+        <source>Enter the name of the chat model.</source>
+        <translation>请填写对话模型名称。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="342" />
+        <source>Enter the name of the memory model (it may be the chat model).</source>
+        <translation>请填写记忆模型名称（可与对话模型相同）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="383" />
         <source>The new language applies after LexMem restarts.</source>
         <translation>新语言将在律记重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="391" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="391" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="365" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="397" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="400" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="379" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="406" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="411" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="374" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="406" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="380" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="412" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="387" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="419" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="393" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="425" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
