@@ -79,79 +79,93 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="209" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="210" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="217" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="218" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="220" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="221" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="225" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="226" />
         <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="226" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="227" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="226" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="227" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="231" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="232" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="234" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="235" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="242" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="243" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="281" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="282" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="281" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="282" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="283" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="284" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="285" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="286" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="528" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="383" />
+        <source>Long message</source>
+        <translation>消息过长</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="385" />
+        <source>This message is about %1 tokens; the model %2 reads about %3 at a time, together with the case's memories and its answer. It will probably be refused or cut.
+
+Shorten it, or add the document to the memories instead (Memories › Add or Import). Send anyway?</source>
+        <translation>这条消息约 %1 个 token；模型 %2 一次只能读约 %3 个 token（还要容纳本案记忆和回答），发送后很可能被拒绝或截断。
+
+请删减后再发，或把这份材料添加到记忆中（记忆 › 添加或导入）。仍然发送吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="550" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="533" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="555" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -389,52 +403,63 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="93" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="100" />
         <source>You</source>
+        <extracomment>a user message longer than this (characters or lines) shows its start and an "expand" button instead of one screen-filling bubble</extracomment>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="93" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="100" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="114" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="130" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="116" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="132" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="146" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="173" />
+        <source>Show less</source>
+        <translation>收起</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="175" />
+        <source>Show all (%1 characters)</source>
+        <translation>展开全文（共 %1 字）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="186" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="151" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="191" />
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="160" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="200" />
         <source>Used %n memories</source>
         <translation><numerusform>用了 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="161" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="201" />
         <source>Memories recalled for this reply; click to see them</source>
         <translation>本次回答调取的记忆，点击查看</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="167" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="207" />
         <source>Memory updated · %n</source>
         <translation><numerusform>记忆已更新 · %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="208" />
         <source>What was learned from this turn; click to see it</source>
         <translation>本轮对话学到的内容，点击查看</translation>
     </message>

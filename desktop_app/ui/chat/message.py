@@ -21,6 +21,13 @@ from PySide6.QtWidgets import (
 from desktop_app.ui.icons import icon
 from desktop_app.ui.theme import tokens
 
+#: a user message longer than this (characters or lines) shows its start and an "expand"
+#: button instead of one screen-filling bubble
+COLLAPSE_CHARS = 1200
+COLLAPSE_LINES = 24
+PREVIEW_CHARS = 400
+PREVIEW_LINES = 8
+
 
 class MarkdownView(QTextBrowser):
     """A QTextBrowser that grows to its content instead of scrolling."""
@@ -95,6 +102,15 @@ class MessageWidget(QFrame):
         outer.addWidget(who)
         self.body = MarkdownView()
         outer.addWidget(self.body)
+        self.expand_button = QPushButton()
+        self.expand_button.setObjectName("LinkButton")
+        self.expand_button.setFlat(True)
+        self.expand_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.expand_button.clicked.connect(self._toggle_expanded)
+        self.expand_button.hide()
+        outer.addWidget(self.expand_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self._full_text = ""
+        self.expanded = False
 
         self.footer = QHBoxLayout()
         self.footer.setSpacing(6)
@@ -131,16 +147,40 @@ class MessageWidget(QFrame):
         return b
 
     def set_text(self, text: str) -> None:
+        self._full_text = text
         if self.role == "user":
-            # the user's words are shown as typed, not interpreted as Markdown
-            self.body.setPlainText(text)
-            self.body._markdown = text
-            self.body._fit()
+            self._show_user_text()
         else:
             self.body.set_markdown(text)
 
+    def is_long(self) -> bool:
+        return self.role == "user" and (
+            len(self._full_text) > COLLAPSE_CHARS or self._full_text.count("\n") >= COLLAPSE_LINES
+        )
+
+    def _show_user_text(self) -> None:
+        # the user's words are shown as typed, not interpreted as Markdown
+        text = self._full_text
+        long = self.is_long()
+        if long and not self.expanded:
+            lines = text.split("\n")[:PREVIEW_LINES]
+            text = "\n".join(lines)[:PREVIEW_CHARS].rstrip() + " …"
+        self.body.setPlainText(text)
+        self.body._markdown = self._full_text
+        self.body._fit()
+        self.expand_button.setVisible(long)
+        self.expand_button.setText(
+            self.tr("Show less")
+            if self.expanded
+            else self.tr("Show all (%1 characters)").replace("%1", f"{len(self._full_text):,}")
+        )
+
+    def _toggle_expanded(self) -> None:
+        self.expanded = not self.expanded
+        self._show_user_text()
+
     def text(self) -> str:
-        return self.body.markdown()
+        return self._full_text if self.role == "user" else self.body.markdown()
 
     def set_pending(self, pending: bool) -> None:
         self.status_label.setText(self.tr("Thinking…") if pending else "")

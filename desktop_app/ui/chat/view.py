@@ -20,9 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.chat import describe_error
+from desktop_app.chat.context_fit import check_message
 from desktop_app.chat.conversation import ConversationController, TurnPlan
 from desktop_app.core.errors import NotFoundError
-from desktop_app.ui import i18n, texts
+from desktop_app.ui import dialogs, i18n, texts
 from desktop_app.ui.chat.composer import Composer
 from desktop_app.ui.chat.follow import StreamFollower
 from desktop_app.ui.chat.memories_popup import MemoriesPopup
@@ -348,6 +349,8 @@ class ChatView(QWidget):
         text = text.strip()
         if not text or self.streaming or self.host.engine is None or self.case_id is None:
             return
+        if not self._fits_the_model(text):
+            return  # the text stays in the composer to be shortened
         self.composer.set_text("")
         if self.conversation is None:
             case_id, memory, controller = self.case_id, self.memory_enabled, self.controller
@@ -368,6 +371,25 @@ class ChatView(QWidget):
             )
             return
         self._start_turn(text, retry=False)
+
+    def _fits_the_model(self, text: str) -> bool:
+        """Ask before sending a message longer than the chat model can read."""
+        settings = self.host.settings
+        fit = check_message(text, settings.chat_model, settings.provider)
+        if fit.fits:
+            return True
+        return dialogs.confirm(
+            self,
+            self.tr("Long message"),
+            self.tr(
+                "This message is about %1 tokens; the model %2 reads about %3 at a time, together with "
+                "the case's memories and its answer. It will probably be refused or cut.\n\n"
+                "Shorten it, or add the document to the memories instead (Memories › Add or Import). Send anyway?"
+            )
+            .replace("%1", f"{fit.message_tokens:,}")
+            .replace("%2", settings.chat_model or "?")
+            .replace("%3", f"{fit.context_tokens:,}"),
+        )
 
     def _created_then_send(self, conv: Any, text: str) -> None:
         self._creating = False
