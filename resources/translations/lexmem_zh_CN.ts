@@ -94,64 +94,64 @@
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="226" />
-        <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
-        <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
+        <location filename="../../desktop_app/ui/chat/view.py" line="227" />
+        <source>No case yet. Create one, or load the demo case (Zhang San's sales-contract dispute with an online shop over a faulty laptop) to look around.</source>
+        <translation>还没有案件。新建一个，或载入示例案件（张三网购笔记本电脑屏幕花屏的买卖合同纠纷）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="227" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="230" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="227" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="230" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="232" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="235" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="235" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="238" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="243" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="246" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="282" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="285" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="282" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="285" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="284" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="287" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="286" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="289" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="383" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="386" />
         <source>Long message</source>
         <translation>消息过长</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="385" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="388" />
         <source>This message is about %1 tokens; the model %2 reads about %3 at a time, together with the case's memories and its answer. It will probably be refused or cut.
 
 Shorten it, or add the document to the memories instead (Memories › Add or Import). Send anyway?</source>
@@ -160,12 +160,12 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 请删减后再发，或把这份材料添加到记忆中（记忆 › 添加或导入）。仍然发送吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="550" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="553" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="555" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="558" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>

@@ -223,7 +223,10 @@ class ChatView(QWidget):
             )
         elif ready and self.case_id is None:
             self._banner(
-                self.tr("No case yet. Create one, or load the demo case (a labour dispute) to look around."),
+                self.tr(
+                    "No case yet. Create one, or load the demo case (Zhang San's sales-contract dispute with an "
+                    "online shop over a faulty laptop) to look around."
+                ),
                 [(self.tr("Load demo case"), self.demoRequested), (self.tr("New case"), self.newCaseRequested)],
             )
         elif self.host.llm is None:
