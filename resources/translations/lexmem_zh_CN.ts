@@ -348,12 +348,12 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="113" />
+        <location filename="../../desktop_app/ui/main_window.py" line="114" />
         <source>The memory library could not be opened: %1</source>
         <translation>无法打开记忆库：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="128" />
+        <location filename="../../desktop_app/ui/main_window.py" line="129" />
         <source>%1
 
 Restore the backup of %2? The damaged file is kept aside.</source>
@@ -362,22 +362,22 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="134" />
+        <location filename="../../desktop_app/ui/main_window.py" line="135" />
         <source>Restored the backup of %1.</source>
         <translation>已恢复 %1 的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="178" />
+        <location filename="../../desktop_app/ui/main_window.py" line="179" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="180" />
+        <location filename="../../desktop_app/ui/main_window.py" line="181" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="185" />
+        <location filename="../../desktop_app/ui/main_window.py" line="186" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
@@ -754,7 +754,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="119" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="583" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="585" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
@@ -765,7 +765,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="122" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="584" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="586" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
@@ -811,47 +811,52 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message numerus="yes">
         <location filename="../../desktop_app/ui/notes/view.py" line="309" />
-        <source>%n memories</source>
-        <translation><numerusform>%n 条记忆</numerusform></translation>
+        <source>%n memories of this case and global</source>
+        <translation><numerusform>本案及全局共 %n 条记忆</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/notes/view.py" line="311" />
+        <source>%n memories of this case</source>
+        <translation><numerusform>本案 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="390" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="392" />
         <source>Marked as expired: %1</source>
         <translation>已设为失效：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="401" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="403" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="440" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="442" />
         <source>Memory added.</source>
         <translation>已添加记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="441" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="443" />
         <source>Merged into an existing memory.</source>
         <translation>已合并到现有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="442" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="444" />
         <source>Added; it replaces an older memory.</source>
         <translation>已添加，并取代了一条旧记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="443" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="445" />
         <source>That memory already exists.</source>
         <translation>这条记忆已存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="464" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="466" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="514" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="465" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="467" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -860,12 +865,12 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="488" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="490" />
         <source>Deleted: %1</source>
         <translation>已删除：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="510" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -876,22 +881,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="519" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="521" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="521" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="533" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="535" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="534" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="536" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -902,58 +907,58 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="552" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="554" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="588" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="590" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="589" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="591" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="603" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="605" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="603" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="605" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="611" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="613" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="617" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="622" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="619" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="624" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="617" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="619" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="622" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="624" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="631" />
-        <source>Exported %n memories.</source>
-        <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="638" />
+        <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
+        <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="648" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="658" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1409,57 +1414,57 @@ Remove the text from these backups too?</source>
 <context>
     <name>StatusBar</name>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="46" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="48" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="48" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="50" />
         <source>Memory library unavailable</source>
         <translation>记忆库不可用</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../desktop_app/ui/status_bar.py" line="53" />
-        <source>%n memories</source>
-        <translation><numerusform>%n 条记忆</numerusform></translation>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="76" />
+        <source>This case: %1 memories · with global: %2</source>
+        <translation>本案 %1 条记忆 · 含全局 %2 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="55" />
-        <source>%1 active of %2 memories, %3 links</source>
-        <translation>共 %2 条记忆，其中 %1 条有效，%3 条关联</translation>
+        <location filename="../../desktop_app/ui/status_bar.py" line="81" />
+        <source>Memories in effect (not expired or replaced): %1 in this case, %2 with the global ones (preferences, reusable knowledge).</source>
+        <translation>有效记忆（未失效、未被取代）：本案 %1 条；加上全局记忆（偏好、通用知识）共 %2 条。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/status_bar.py" line="61" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="91" />
         <source>%n memory jobs pending</source>
         <translation><numerusform>%n 项记忆任务待处理</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="62" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
         <source>Memory work waiting for the model (runs when it is reachable)</source>
         <translation>等待模型的记忆任务（连上模型后自动运行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="69" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="99" />
         <source>No model connected</source>
         <translation>未连接模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="76" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="106" />
         <source>Offline: the model endpoint is not reachable; memory work is queued</source>
         <translation>离线：无法连接模型服务，记忆任务已排队</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="78" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="108" />
         <source>Offline: no model connected; notes and graph still work</source>
         <translation>离线：未连接模型，记忆和图谱仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="82" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="112" />
         <source>Online</source>
         <translation>在线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="82" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="112" />
         <source>Model configured</source>
         <translation>已配置模型</translation>
     </message>

@@ -305,8 +305,10 @@ class NotesView(QWidget):
             )
         elif shown < total:
             self.count_label.setText(self.tr("%1 of %2 memories (scroll for more)").replace("%1", str(shown)).replace("%2", str(total)))
+        elif self.model.query.include_global:
+            self.count_label.setText(self.tr("%n memories of this case and global", "", total))
         else:
-            self.count_label.setText(self.tr("%n memories", "", total))
+            self.count_label.setText(self.tr("%n memories of this case", "", total))
 
     # -- selection and detail --------------------------------------------------------------
     def _select_row(self, row: int) -> None:
@@ -625,13 +627,21 @@ class NotesView(QWidget):
 
     def export_to(self, path: str, kind: str) -> None:
         case_id = self.case_id
-        fn = (lambda e: e.export_jsonl(path, case_id)) if kind == "jsonl" else (lambda e: e.export_markdown(path, case_id))
-        self.host.call(
-            fn,
-            lambda n: self.statusMessage.emit(self.tr("Exported %n memories.", "", int(n or 0))),
-            self._error,
-            name="export",
-        )
+        def export(e: Any) -> tuple[int, int]:
+            n = e.export_jsonl(path, case_id) if kind == "jsonl" else e.export_markdown(path, case_id)
+            return int(n or 0), e.count_notes(case_id, False, "active")
+
+        def done(counts: tuple[int, int]) -> None:
+            # the export keeps every state (a file of record); say how that differs from the list
+            total, active = counts
+            self.statusMessage.emit(
+                self.tr("Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).")
+                .replace("%1", str(total))
+                .replace("%2", str(active))
+                .replace("%3", str(total - active))
+            )
+
+        self.host.call(export, done, self._error, name="export")
 
     # -- misc ------------------------------------------------------------------------------
     def _update_actions(self) -> None:
