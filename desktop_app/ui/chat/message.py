@@ -72,7 +72,7 @@ class MarkdownView(QTextBrowser):
 
 class Chip(QPushButton):
     def __init__(self, icon_name: str, text: str, parent: QWidget | None = None) -> None:
-        super().__init__(icon(icon_name, tokens()["chip_text"]), text, parent)
+        super().__init__(icon(icon_name, "chip_text"), text, parent)
         self.setObjectName("Chip")
         self.setIconSize(QSize(13, 13))
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -140,7 +140,7 @@ class MessageWidget(QFrame):
 
     def _tool(self, name: str, tip: str) -> QToolButton:
         b = QToolButton()
-        b.setIcon(icon(name, tokens()["muted"]))
+        b.setIcon(icon(name, "muted"))
         b.setIconSize(QSize(15, 15))
         b.setToolTip(tip)
         b.setAccessibleName(tip)
@@ -210,8 +210,8 @@ class MessageWidget(QFrame):
 
     def _copy(self) -> None:
         QGuiApplication.clipboard().setText(self.text())
-        self.copy_button.setIcon(icon("check", tokens()["muted"]))
-        QTimer.singleShot(1200, lambda: self.copy_button.setIcon(icon("copy", tokens()["muted"])))
+        self.copy_button.setIcon(icon("check", "muted"))
+        QTimer.singleShot(1200, lambda: self.copy_button.setIcon(icon("copy", "muted")))
 
 
 class ErrorCard(QFrame):

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from html import escape
 
 from desktop_app.memory.types import CATEGORY_LABELS_EN, GraphNode, HistoryEntry, Note
+from desktop_app.ui.theme import tokens
 
 from .style import category_colour
 
@@ -23,8 +24,13 @@ def _category(cat: str) -> str:
 
 
 def _tags(tags: Sequence[str]) -> str:
+    # the theme's chip colours: a fixed light grey read white on white in the dark theme
+    chip, chip_text = tokens()["chip"], tokens()["chip_text"]
     return (
-        " ".join(f'<span style="background:#EEF1F5">&nbsp;{escape(t)}&nbsp;</span>' for t in tags)
+        " ".join(
+            f'<span style="background:{chip};color:{chip_text}">&nbsp;{escape(t)}&nbsp;</span>'
+            for t in tags
+        )
         or "—"
     )
 

@@ -130,7 +130,7 @@ class NoteDetail(QFrame):
         self.expire_button = QPushButton(icon("expire"), self.tr("Expire"))
         self.expire_button.setToolTip(self.tr("No longer true: kept in history, never recalled"))
         self.expire_button.clicked.connect(self._expire_or_restore)
-        self.delete_button = QPushButton(icon("trash", tokens()["danger"]), self.tr("Delete"))
+        self.delete_button = QPushButton(icon("trash", "danger"), self.tr("Delete"))
         self.delete_button.setProperty("role", "danger")
         self.delete_button.setToolTip(self.tr("Delete for good: the text is erased from every file"))
         self.delete_button.clicked.connect(lambda: self.note and self.deleteRequested.emit(self.note.id))

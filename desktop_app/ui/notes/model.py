@@ -205,7 +205,7 @@ class NotesTableModel(QAbstractTableModel):
                 COL_UPDATED: self.tr("Updated"),
             }[section]
         if role == Qt.ItemDataRole.DecorationRole and section == COL_PIN:
-            return icon("pin", tokens()["muted"])
+            return icon("pin", "muted")
         if role == Qt.ItemDataRole.ToolTipRole and section == COL_PIN:
             return self.tr("Pinned")
         return None
@@ -231,7 +231,7 @@ class NotesTableModel(QAbstractTableModel):
                 return _fmt_date(note.updated_at)
             return None
         if role == Qt.ItemDataRole.DecorationRole and col == COL_PIN and note.pinned:
-            return icon("pin", tokens()["accent"])
+            return icon("pin", "accent")
         if role == Qt.ItemDataRole.ForegroundRole:
             if col == COL_CATEGORY:
                 return QColor(CATEGORY_COLORS.get(note.category, tokens()["muted"]))
