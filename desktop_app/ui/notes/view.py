@@ -70,7 +70,9 @@ class NotesView(QWidget):
         self.search.setPlaceholderText(self.tr("Search memories (meaning, not just words)"))
         self.search.setClearButtonEnabled(True)
         self.search.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
-        self.search.setMinimumWidth(220)
+        # room for the whole placeholder beside the search icon and the clear button
+        placeholder_width = self.search.fontMetrics().horizontalAdvance(self.search.placeholderText())
+        self.search.setMinimumWidth(max(220, placeholder_width + 72))
         bar.addWidget(self.search, 2)
         self.category = QComboBox()
         self.category.addItem(self.tr("All categories"), None)

@@ -1,0 +1,32 @@
+"""Widgets show their whole text (issue 15, item 11): the memory search's placeholder was cut
+off ("搜索记忆（按含义，不只是字…")."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.ui import i18n
+from desktop_app.ui.notes.view import NotesView
+
+
+@pytest.fixture
+def zh():
+    i18n.install("zh_CN")
+    yield
+    i18n.install("en")
+
+
+@pytest.mark.parametrize("width", [1100, 1400])
+def test_search_placeholder_is_not_clipped(qtbot, make_host, zh, width):
+    host = make_host()
+    view = NotesView(host)
+    qtbot.addWidget(view)
+    view.resize(width, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    search = view.search
+    placeholder = search.placeholderText()
+    assert "搜索记忆" in placeholder
+    # the text area: the field minus its frame, the leading search icon and the clear button
+    room = search.width() - 2 * 16 - 2 * 8
+    assert search.fontMetrics().horizontalAdvance(placeholder) <= room
