@@ -30,3 +30,32 @@ def test_search_placeholder_is_not_clipped(qtbot, make_host, zh, width):
     # the text area: the field minus its frame, the leading search icon and the clear button
     room = search.width() - 2 * 16 - 2 * 8
     assert search.fontMetrics().horizontalAdvance(placeholder) <= room
+
+
+@pytest.mark.parametrize("look", ["light", "dark"])
+def test_spin_box_step_arrows_are_drawn(qapp, look):
+    """Settings › 记忆: the fields' padding squeezed the step buttons into a sliver with no arrows."""
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QDoubleSpinBox
+
+    from desktop_app.ui import theme
+
+    theme.apply(qapp, look)
+    try:
+        box = QDoubleSpinBox()
+        box.setValue(0.3)
+        box.resize(300, 34)
+        box.show()
+        qapp.processEvents()
+        image = box.grab().toImage()
+        field = QColor(theme.tokens()["base"])
+        # the step buttons' column, away from the border: an arrow means pixels far from the field colour
+        ink = [
+            image.pixelColor(x, y)
+            for x in range(image.width() - 16, image.width() - 4)
+            for y in range(4, image.height() - 4)
+        ]
+        assert sum(abs(c.lightness() - field.lightness()) > 40 for c in ink) >= 6
+        box.close()
+    finally:
+        theme.apply(qapp, "light")
