@@ -59,3 +59,21 @@ def test_spin_box_step_arrows_are_drawn(qapp, look):
         box.close()
     finally:
         theme.apply(qapp, "light")
+
+
+def test_a_long_case_name_is_shortened_not_cut_and_shown_whole_on_hover(qtbot, make_host, zh):
+    from desktop_app.ui.sidebar import Sidebar
+
+    host = make_host()
+    name = "张三诉某电商平台买卖合同纠纷（示例）"
+    case = host.engine.create_case(name)
+    bar = Sidebar(host)
+    qtbot.addWidget(bar)
+    bar.resize(255, 700)
+    bar.show()
+    bar.reload_cases(select=case.id)
+    combo = bar.case_combo
+    qtbot.waitUntil(lambda: combo.currentText() == name, timeout=10_000)
+    shown = combo.display_text()
+    assert shown.endswith("…") and shown[:-1] in name
+    assert combo.toolTip() == name
