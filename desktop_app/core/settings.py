@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from desktop_app.core.urls import normalize_base_url
+from desktop_app.core.urls import is_valid_base_url, normalize_base_url
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,19 @@ class Settings:
             return set()
         url = normalize_base_url(self.base_url)
         return {(url, m) for m in (self.chat_model, self.memory_model or self.chat_model) if m}
+
+
+def setup_problems(settings: Settings) -> list[str]:
+    """What keeps the model setup from working, as kinds the UI words: "base_url_malformed",
+    "chat_model_empty", "memory_model_empty" (empty: nothing to refuse)."""
+    problems = []
+    if not is_valid_base_url(settings.base_url):
+        problems.append("base_url_malformed")
+    if not settings.chat_model.strip():
+        problems.append("chat_model_empty")
+    if not settings.memory_model.strip():
+        problems.append("memory_model_empty")
+    return problems
 
 
 def _without_password(url: str) -> str:

@@ -19,3 +19,21 @@ def normalize_base_url(url: str) -> str:
     return urlunsplit(
         (parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), parts.query, "")
     )
+
+
+def is_valid_base_url(url: str) -> bool:
+    """Whether ``url`` is shaped like an endpoint address: http(s)://host[:port][/path].
+
+    Only the shape: whether the endpoint answers is the connection test's job.  A malformed
+    address gets its own message ("the address is not well-formed") instead of the
+    misleading "cannot be reached" that an attempt to connect would give.
+    """
+    url = url.strip()
+    if not url or any(c.isspace() for c in url):
+        return False
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # raises ValueError for a non-numeric or out-of-range port
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)

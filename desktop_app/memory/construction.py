@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from desktop_app.memory.dates import event_date_of
+from desktop_app.memory.keyword_filter import is_fragment
 from desktop_app.memory.types import CATEGORIES, DEFAULT_CATEGORY
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,11 @@ def extract_keywords(content: str, limit: int = 8) -> tuple[str, ...]:
             tags = jieba.analyse.extract_tags(content, topK=limit + 4)
         # a bare "15" or "20" says nothing on its own; amounts like "8999" do
         keywords.extend(
-            t for t in tags if not (t.isdigit() and len(t) < 3) and not _EN_WORD.fullmatch(t)
+            t
+            for t in tags
+            if not (t.isdigit() and len(t) < 3)
+            and not _EN_WORD.fullmatch(t)
+            and not is_fragment(t, content)
         )
     counts: dict[str, int] = {}
     for word in _EN_WORD.findall(content):

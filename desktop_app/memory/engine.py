@@ -624,6 +624,28 @@ class MemoryEngine:
         query = without_surrogates(query) if isinstance(query, str) else ""
         return self._search.search(query, case_id, k, include_inactive)
 
+    def find_notes(
+        self,
+        query: str,
+        case_id: str | None,
+        *,
+        include_global: bool = True,
+        status: str | None = "active",
+        category: str | None = None,
+        limit: int = 200,
+    ) -> list[Hit]:
+        """The memory search: notes of the case (and the global ones if asked) relevant to
+        ``query``, most relevant first, filtered by status and category; [] when nothing is
+        relevant (see Search.find)."""
+        hits = self._search.find(query, case_id, include_inactive=status != "active", limit=limit)
+        return [
+            h
+            for h in hits
+            if (status is None or h.note.status == status)
+            and (category is None or h.note.category == category)
+            and (include_global or h.note.case_id == case_id)
+        ]
+
     def recall_for_chat(self, query: str, case_id: str | None) -> Recall:
         """The memories injected into one chat reply (see Search.recall); the chat layer
         words them for the model."""

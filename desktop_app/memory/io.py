@@ -226,6 +226,10 @@ def write_jsonl(path: Path, case: Case | None, notes: Sequence[Note]) -> int:
     return len(notes)
 
 
+#: the words the app shows for a note's state (the stored value "archived" reads "expired")
+_STATUS_WORDS = {"archived": "已失效 / expired", "superseded": "已取代 / superseded"}
+
+
 def write_markdown(path: Path, case: Case | None, notes: Sequence[Note]) -> int:
     title = case.name if case else "全局记忆 / Global memories"
     out = [f"# {title}", ""]
@@ -237,9 +241,9 @@ def write_markdown(path: Path, case: Case | None, notes: Sequence[Note]) -> int:
             continue
         out += [f"## {category} / {CATEGORY_LABELS_EN[category]}", ""]
         for note in sorted(group, key=lambda n: (n.effective_date, n.created_at)):
-            flags = [] if note.status == "active" else [note.status]
+            flags = [] if note.status == "active" else [_STATUS_WORDS.get(note.status, note.status)]
             if note.pinned:
-                flags.append("pinned")
+                flags.append("置顶 / pinned")
             if note.source_kind:
                 flags.append(note.source_kind)
             suffix = f" _({', '.join(flags)})_" if flags else ""

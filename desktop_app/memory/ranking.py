@@ -55,6 +55,27 @@ _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\u
 _LETTER = re.compile(r"[^\W\d_]")
 
 
+def is_relevant(
+    vector_similarity: float | None,
+    text_rank: int | None,
+    threshold: float,
+    text_threshold: float,
+) -> bool:
+    """Whether a search hit is worth showing as a match, from the engine's own scores.
+
+    The ranking alone cannot say: fusion scores are relative to the query's best hit, so an
+    unrelated query still ranks every note.  The cosine is absolute: close meaning counts on
+    its own; a looser meaning counts when the full-text search also found the query's words
+    in the note.  A hit without a cosine (only pulled in by a link or for being pinned) is no
+    match by itself.
+    """
+    if vector_similarity is None:
+        return False
+    if vector_similarity >= threshold:
+        return True
+    return text_rank is not None and vector_similarity >= text_threshold
+
+
 def params_for_query(params: FusionParams, query: str) -> FusionParams:
     """The fusion settings for one query: ``text_weight_cjk`` replaces ``text_weight`` when
     at least half of the query's letters are CJK (score fusion only)."""

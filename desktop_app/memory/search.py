@@ -24,6 +24,7 @@ from desktop_app.memory.ranking import (
     FusionParams,
     context_bonus,
     fuse,
+    is_relevant,
     params_for_query,
     recency_decay,
 )
@@ -178,6 +179,29 @@ class Search:
             head.append((best, note_id, ScoreParts(None, None, None, 0.0, 0.0, best, False)))
         recorded = {i: rows[i]["created_at"] for i in dates}
         return order_current_first(head, dates, partners, recorded) + ranked[3 * k :]
+    def find(
+        self,
+        query: str,
+        case_id: str | None,
+        include_inactive: bool = False,
+        limit: int = 200,
+    ) -> list[Hit]:
+        """The notes that match ``query`` (see ranking.is_relevant), best first: what the
+        memory search shows.  Unlike :meth:`search` (which ranks everything it is given, for
+        the chat to choose from), an unrelated query finds nothing here."""
+        cfg = self._config()
+        hits = self.search(query, case_id, k=limit, include_inactive=include_inactive)
+        matches = [
+            h
+            for h in hits
+            if is_relevant(
+                h.parts.vector_similarity,
+                h.parts.text_rank,
+                cfg.search_threshold,
+                cfg.search_text_threshold,
+            )
+        ]
+        return sorted(matches, key=lambda h: -h.score)
 
     @staticmethod
     def _note_visible(note: Note, case_id: str | None, include_inactive: bool) -> bool:

@@ -296,6 +296,13 @@ class MemoryConfig:
     #: for chat injection: the minimum vector similarity and the cap
     recall_threshold: float = 0.3
     max_memories: int = 5
+    #: the memory search's relevance cut-off (see ranking.is_relevant): a note is shown when
+    #: its meaning is this close to the query, or ``search_text_threshold`` close with some
+    #: of the query's words in it.  Measured on the demo case: unrelated queries ("离婚抚养权",
+    #: "房屋租赁押金") peak at 0.26 with no shared words; wanted notes sit at 0.20-0.57, those
+    #: below 0.30 all sharing words with the query ("电脑是什么时候买的" 0.23-0.29).
+    search_threshold: float = 0.3
+    search_text_threshold: float = 0.2
     #: extra fields for callers; unknown keys are kept, not rejected
     extra: dict = field(default_factory=dict)
 

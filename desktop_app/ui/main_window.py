@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         add("F1", self.show_about, self.tr("About LexMem"))
 
     def _case_changed(self, case_id: str | None) -> None:
+        self.status.set_case(case_id)
         self.chat.set_case(case_id)
         self.notes.set_case(case_id)
         self.graph.set_case(case_id)

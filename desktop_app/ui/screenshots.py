@@ -151,6 +151,22 @@ def run_screenshots(out_dir: str) -> int:
                 _pump(app, 0.5)
                 shot("notes")
                 if look == "light":
+                    notes = win.notes
+                    # a search that finds nothing says so
+                    notes.search.setText("离婚抚养权" if lang == "zh_CN" else "child custody in a divorce")
+                    notes.apply_filters()
+                    _pump(app, 3.0, until=lambda n=notes: not n.model.loading and n.no_match.isVisible())
+                    shot("notes-search-no-match")
+                    notes.search.clear()
+                    notes.apply_filters()
+                    _pump(app, 1.0, until=lambda n=notes: n.model.rowCount() > 0)
+                    # expiring a note says so and offers to take it back (then it is taken back)
+                    victim = notes.model.note_at(0)
+                    notes.expire_note(victim.id)
+                    _pump(app, 2.0, until=lambda n=notes: n.undo_bar.isVisible())
+                    shot("notes-expired-undo")
+                    notes.undo_bar.undo_button.click()
+                    _pump(app, 2.0, until=lambda n=notes, v=victim: n.model.row_of(v.id) >= 0)
                     win.notes.timeline_mode.click()
                     _pump(app, 0.6)
                     shot("timeline")

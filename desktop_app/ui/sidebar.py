@@ -7,7 +7,6 @@ from typing import Any
 from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
-    QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.ui import dialogs
+from desktop_app.ui.eliding_combo import ElidingComboBox
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import app_icon, icon
 from desktop_app.ui.safe_text import plain_tooltip
@@ -61,9 +61,9 @@ class Sidebar(QWidget):
         lay.addWidget(case_title)
         row = QHBoxLayout()
         row.setSpacing(4)
-        self.case_combo = QComboBox()
+        # a long case name is shortened with "…" and shown whole in the tooltip, not cut off
+        self.case_combo = ElidingComboBox()
         self.case_combo.setMinimumWidth(120)
-        self.case_combo.setToolTip(self.tr("The case you are working on"))
         self.case_combo.currentIndexChanged.connect(self._case_index_changed)
         row.addWidget(self.case_combo, 1)
         self.case_menu_button = QToolButton()
@@ -188,6 +188,7 @@ class Sidebar(QWidget):
         self._update_enabled()
 
     def _case_index_changed(self, index: int) -> None:
+        self.case_combo.setToolTip(self.case_combo.currentText())  # also after a blocked refill
         case_id = self.case_combo.itemData(index) if index >= 0 else None
         if case_id != self.case_id:
             self._select_case(case_id)

@@ -15,6 +15,8 @@ class StatusBar(QStatusBar):
     def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.host = host
+        self.case_id: str | None = None
+        self._count_token = 0
         self.setSizeGripEnabled(False)
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)  # indeterminate: the engine is loading
@@ -49,14 +51,42 @@ class StatusBar(QStatusBar):
         else:
             self.state_label.setText("")
 
+    def set_case(self, case_id: str | None) -> None:
+        self.case_id = case_id
+        self._count_case()
+
+    def _count_case(self) -> None:
+        """The case's own memories and with the global ones: the two numbers the notes list
+        shows (its "Global too" switch off and on), never the whole library's."""
+        case_id = self.case_id
+        self._count_token += 1
+        token = self._count_token
+        if case_id is None:
+            self.notes_label.setText("")
+            return
+
+        def count(e: Any) -> tuple[int, int]:
+            return e.count_notes(case_id, False, "active"), e.count_notes(case_id, True, "active")
+
+        def show(counts: tuple[int, int]) -> None:
+            if token != self._count_token:
+                return
+            own, with_global = counts
+            self.notes_label.setText(
+                self.tr("This case: %1 memories · with global: %2")
+                .replace("%1", str(own))
+                .replace("%2", str(with_global))
+            )
+            self.notes_label.setToolTip(
+                self.tr("Memories in effect (not expired or replaced): %1 in this case, %2 with the global ones (preferences, reusable knowledge).")
+                .replace("%1", str(own))
+                .replace("%2", str(with_global))
+            )
+
+        self.host.call(count, show, name="case-counts")
+
     def _stats(self, stats: Any) -> None:
-        self.notes_label.setText(self.tr("%n memories", "", int(stats.notes_active)))
-        self.notes_label.setToolTip(
-            self.tr("%1 active of %2 memories, %3 links")
-            .replace("%1", str(stats.notes_active))
-            .replace("%2", str(stats.notes_total))
-            .replace("%3", str(stats.links))
-        )
+        self._count_case()
         pending = int(stats.pending_jobs)
         self.jobs_label.setText(self.tr("%n memory jobs pending", "", pending))
         self.jobs_label.setToolTip(self.tr("Memory work waiting for the model (runs when it is reachable)"))

@@ -113,7 +113,8 @@ def status_label(status: str) -> str:
     return {
         "active": QCoreApplication.translate("Texts", "Active"),
         "superseded": QCoreApplication.translate("Texts", "Superseded"),
-        "archived": QCoreApplication.translate("Texts", "Archived"),
+        # one word for the state everywhere: the action is "Expire", the state "Expired"
+        "archived": QCoreApplication.translate("Texts", "Expired"),
     }.get(status, status)
 
 

@@ -84,7 +84,7 @@ def stylesheet(t: dict[str, str]) -> str:
         return ""
     for key, value in t.items():
         qss = qss.replace("{" + key + "}", value)
-    return qss
+    return qss.replace("{icons}", (resources_dir() / "icons").as_posix())
 
 
 def ui_font() -> QFont:

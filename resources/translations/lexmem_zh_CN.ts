@@ -107,7 +107,7 @@
     <message>
         <location filename="../../desktop_app/ui/chat/view.py" line="226" />
         <source>New chat</source>
-        <extracomment>the client whose warnings the user dismissed (shown again for a new client) until then, content that grows keeps the view at the bottom (see _scroll_to_bottom)</extracomment>
+        <extracomment>the client whose warnings the user dismissed (shown again for a new client)</extracomment>
         <translation>新对话</translation>
     </message>
     <message>
@@ -121,71 +121,85 @@
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="242" />
-        <source>No case yet. Create one, or load the demo case (a labour dispute) to look around.</source>
-        <translation>还没有案件。新建一个，或载入示例案件（一起劳动争议）先看看。</translation>
+        <location filename="../../desktop_app/ui/chat/view.py" line="243" />
+        <source>No case yet. Create one, or load the demo case (Zhang San's sales-contract dispute with an online shop over a faulty laptop) to look around.</source>
+        <translation>还没有案件。新建一个，或载入示例案件（张三网购笔记本电脑屏幕花屏的买卖合同纠纷）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="243" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="246" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="243" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="246" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="255" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="258" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="250" />
-        <location filename="../../desktop_app/ui/chat/view.py" line="258" />
-        <location filename="../../desktop_app/ui/chat/view.py" line="264" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="253" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="261" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="267" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="264" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="267" />
         <source>Got it</source>
         <translation>知道了</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="272" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="275" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="321" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="324" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="321" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="324" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="323" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="326" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="325" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="328" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="593" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="431" />
+        <source>Long message</source>
+        <translation>消息过长</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="433" />
+        <source>This message is about %1 tokens; the model %2 reads about %3 at a time, together with the case's memories and its answer. It will probably be refused or cut.
+
+Shorten it, or add the document to the memories instead (Memories › Add or Import). Send anyway?</source>
+        <translation>这条消息约 %1 个 token；模型 %2 一次只能读约 %3 个 token（还要容纳本案记忆和回答），发送后很可能被拒绝或截断。
+
+请删减后再发，或把这份材料添加到记忆中（记忆 › 添加或导入）。仍然发送吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="602" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="598" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="607" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -386,12 +400,12 @@ LexMem recalls the case's memories for every reply and learns from the conversat
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="114" />
+        <location filename="../../desktop_app/ui/main_window.py" line="115" />
         <source>The memory library could not be opened: %1</source>
         <translation>无法打开记忆库：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="129" />
+        <location filename="../../desktop_app/ui/main_window.py" line="130" />
         <source>%1
 
 Restore the backup of %2? The damaged file is kept aside.</source>
@@ -400,22 +414,22 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="135" />
+        <location filename="../../desktop_app/ui/main_window.py" line="136" />
         <source>Restored the backup of %1.</source>
         <translation>已恢复 %1 的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="179" />
+        <location filename="../../desktop_app/ui/main_window.py" line="180" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="181" />
+        <location filename="../../desktop_app/ui/main_window.py" line="182" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="186" />
+        <location filename="../../desktop_app/ui/main_window.py" line="187" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
@@ -441,80 +455,90 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="117" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="124" />
         <source>You</source>
-        <extracomment>Markdown as GitHub writes it, with raw HTML shown as text</extracomment>
+        <extracomment>a user message longer than this (characters or lines) shows its start and an "expand" button instead of one screen-filling bubble Markdown as GitHub writes it, with raw HTML shown as text</extracomment>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="117" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="124" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="150" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="166" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="139" />
-        <location filename="../../desktop_app/ui/chat/message.py" line="152" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="155" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
         <source>Retry</source>
         <extracomment>Retry next to "Stopped" / "Cut off" / "Connection broke" (the last reply only)</extracomment>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="187" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="209" />
+        <source>Show less</source>
+        <translation>收起</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="211" />
+        <source>Show all (%1 characters)</source>
+        <translation>展开全文（共 %1 字）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="227" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="197" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="237" />
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="197" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="237" />
         <source>You stopped this reply; what came is kept.</source>
         <translation>您停止了这条回答；已收到的部分已保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="199" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="239" />
         <source>Cut off</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="200" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="240" />
         <source>The reply reached the model's length limit and was cut off.</source>
         <translation>回答达到了模型的长度上限，被截断了。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="203" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="243" />
         <source>Connection broke</source>
         <translation>连接中断</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="204" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="244" />
         <source>The connection broke during this reply; what came is kept.</source>
         <translation>回答过程中连接中断；已收到的部分已保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="229" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="269" />
         <source>Used %n memories</source>
         <translation><numerusform>用了 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="230" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="270" />
         <source>Memories recalled for this reply; click to see them</source>
         <translation>本次回答调取的记忆，点击查看</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="236" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="276" />
         <source>Memory updated · %n</source>
         <translation><numerusform>记忆已更新 · %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="237" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="277" />
         <source>What was learned from this turn; click to see it</source>
         <translation>本轮对话学到的内容，点击查看</translation>
     </message>
@@ -523,7 +547,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     <name>NoteDetail</name>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="71" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="239" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
@@ -659,7 +683,8 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="199" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="260" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="230" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="262" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
@@ -684,107 +709,107 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="231" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="243" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="243" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="248" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="250" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="249" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="251" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="260" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="262" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="263" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="264" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="266" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="292" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="294" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="315" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="317" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="403" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="405" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="404" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="406" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="405" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="407" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="406" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="408" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="407" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="409" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="408" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="410" />
         <source>conflict</source>
         <translation>冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="414" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="416" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="415" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="417" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="416" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="418" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="417" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="419" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="418" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="420" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -792,180 +817,215 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesTableModel</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="216" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="218" />
         <source>Content</source>
-        <extracomment>ids of the shown scope's notes in an open conflict (a badge on their row)</extracomment>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="217" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="218" />
+        <source>Content · most relevant first</source>
+        <extracomment>ids of the shown scope's notes in an open conflict (a badge on their row) search results still in the engine's relevance order (no column sort applied)</extracomment>
+        <translation>内容 · 按相关度排序</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="219" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="218" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="220" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="219" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="221" />
         <source>Recorded</source>
         <translation>记录于</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="220" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="282" />
+        <source>Open conflict: contradicts a memory from another source</source>
+        <translation>待处理冲突：与另一来源的记忆相矛盾</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/model.py" line="222" />
         <source>Updated</source>
         <translation>更新于</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="221" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="223" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="222" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="224" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="225" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="227" />
         <source>When the fact happened or takes effect (not when it was recorded)</source>
         <translation>事实发生或生效的日期（不是记录的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="229" />
-        <location filename="../../desktop_app/ui/notes/model.py" line="283" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="231" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="285" />
         <source>Pinned</source>
         <translation>置顶</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="280" />
-        <source>Open conflict: contradicts a memory from another source</source>
-        <translation>待处理冲突：与另一来源的记忆相矛盾</translation>
     </message>
 </context>
 <context>
     <name>NotesView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="72" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="73" />
         <source>Search memories (meaning, not just words)</source>
         <translation>搜索记忆（按含义，不只是字面）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="78" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="81" />
         <source>All categories</source>
         <translation>全部类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="87" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="90" />
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="91" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="94" />
         <source>Global too</source>
         <translation>含全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="92" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="95" />
         <source>Also show global memories (preferences, reusable knowledge)</source>
         <translation>同时显示全局记忆（偏好、通用知识）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="100" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="103" />
         <source>Show only the memories in an open conflict (to settle by hand)</source>
         <translation>只显示存在待处理冲突的记忆（需要手动处理）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="108" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="111" />
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="111" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="114" />
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="122" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="125" />
         <source>Import and export</source>
         <translation>导入与导出</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="125" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
         <source>Import JSON Lines…</source>
         <translation>导入 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="127" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="130" />
         <source>Export JSON Lines…</source>
         <translation>导出 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="131" />
         <source>Export Markdown…</source>
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="131" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="564" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="134" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="648" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="132" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
         <source>Merge the second selected memory into the first</source>
         <translation>把选中的第二条记忆合并到第一条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="134" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="565" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="137" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="649" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="138" />
         <source>Link the two selected memories</source>
         <translation>关联选中的两条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="139" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="142" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="141" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="144" />
         <source>Add a memory by hand (Ctrl+Shift+M)</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="273" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="287" />
         <source>Conflicts %1</source>
         <translation>冲突 %1</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="327" />
-        <source>%n matching memories</source>
-        <translation><numerusform>%n 条匹配的记忆</numerusform></translation>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="347" />
+        <source>No match: no memory is about “%1”. Try other words, or clear the search.</source>
+        <translation>无匹配：没有与“%1”相关的记忆。换个说法试试，或清除搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="329" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="354" />
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="357" />
+        <source>No match</source>
+        <translation>无匹配</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/notes/view.py" line="357" />
+        <source>%n matching memories, most relevant first</source>
+        <translation><numerusform>%n 条匹配的记忆，按相关度排序</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="360" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="331" />
-        <source>%n memories</source>
-        <translation><numerusform>%n 条记忆</numerusform></translation>
+        <location filename="../../desktop_app/ui/notes/view.py" line="362" />
+        <source>%n memories of this case and global</source>
+        <translation><numerusform>本案及全局共 %n 条记忆</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/notes/view.py" line="364" />
+        <source>%n memories of this case</source>
+        <translation><numerusform>本案 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="439" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="475" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="438" />
+        <source>Marked as expired: %1</source>
+        <translation>已设为失效：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="449" />
+        <source>Restored.</source>
+        <translation>已恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="508" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="559" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="440" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="509" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -974,12 +1034,17 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="463" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
+        <source>Deleted: %1</source>
+        <translation>已删除：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
         <source>The memory is deleted; its text still appears elsewhere in this case (for example in a chat message).</source>
         <translation>记忆已删除；它的文字仍出现在本案的其他地方（例如某条聊天消息中）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="471" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="555" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -990,22 +1055,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="482" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="566" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="484" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="496" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="580" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="497" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="581" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -1016,63 +1081,63 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="515" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="599" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="530" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="614" />
         <source>Conflict settled.</source>
         <translation>冲突已处理。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="569" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="653" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="570" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="654" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="584" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="668" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="584" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="668" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="592" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="676" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="598" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="603" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="682" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="687" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="598" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="682" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="603" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="687" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="612" />
-        <source>Exported %n memories.</source>
-        <translation><numerusform>已导出 %n 条记忆。</numerusform></translation>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="701" />
+        <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
+        <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="629" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="721" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1117,9 +1182,9 @@ Remove the text from these backups too?</source>
     <name>SettingsDialog</name>
     <message>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="47" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="358" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="377" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="385" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="400" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="409" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1324,68 +1389,83 @@ Remove the text from these backups too?</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="326" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="329" />
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="341" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="344" />
         <source>Connected. %n models available.</source>
         <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="341" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="344" />
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="377" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
+        <source>The address is not well-formed: it should look like https://api.example.com/v1.</source>
+        <translation>地址格式不对：应类似 https://api.example.com/v1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="360" />
+        <source>Enter the name of the chat model.</source>
+        <translation>请填写对话模型名称。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="361" />
+        <source>Enter the name of the memory model (it may be the chat model).</source>
+        <translation>请填写记忆模型名称（可与对话模型相同）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="409" />
         <source>The new language applies after LexMem restarts.</source>
         <translation>新语言将在律记重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="385" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="417" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="385" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="417" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="391" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="423" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="394" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="426" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="400" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="405" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="432" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="437" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="400" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="432" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="406" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="438" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="413" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="445" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="419" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="451" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
@@ -1401,11 +1481,6 @@ Remove the text from these backups too?</source>
         <location filename="../../desktop_app/ui/sidebar.py" line="59" />
         <source>CASE</source>
         <translation>案件</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="66" />
-        <source>The case you are working on</source>
-        <translation>当前处理的案件</translation>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="71" />
@@ -1424,8 +1499,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="77" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="239" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="432" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="240" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="433" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
@@ -1441,8 +1516,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="95" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="342" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="368" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="343" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="369" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1492,28 +1567,28 @@ Remove the text from these backups too?</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="206" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="207" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="206" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="221" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="207" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="221" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="240" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="241" />
         <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="268" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="269" />
         <source>Delete “%1” for good?
 
 This erases from this computer, and from every backup (%2):
@@ -1532,45 +1607,45 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 此操作无法撤销。若只想保留案件并隐藏它，请改用归档。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="282" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="299" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="283" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="300" />
         <source>Delete case</source>
         <translation>删除案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="300" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="301" />
         <source>The case is deleted, but some of its text still appears in:
 %1</source>
         <translation>案件已删除，但以下位置仍含有它的部分文字：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="381" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="382" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="381" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="382" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="398" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="399" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="399" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="400" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="432" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="433" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="435" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="436" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1587,69 +1662,77 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 <context>
     <name>StatusBar</name>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="46" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="48" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="48" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="50" />
         <source>Memory library unavailable</source>
         <translation>记忆库不可用</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../desktop_app/ui/status_bar.py" line="53" />
-        <source>%n memories</source>
-        <translation><numerusform>%n 条记忆</numerusform></translation>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="76" />
+        <source>This case: %1 memories · with global: %2</source>
+        <translation>本案 %1 条记忆 · 含全局 %2 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="55" />
-        <source>%1 active of %2 memories, %3 links</source>
-        <translation>共 %2 条记忆，其中 %1 条有效，%3 条关联</translation>
+        <location filename="../../desktop_app/ui/status_bar.py" line="81" />
+        <source>Memories in effect (not expired or replaced): %1 in this case, %2 with the global ones (preferences, reusable knowledge).</source>
+        <translation>有效记忆（未失效、未被取代）：本案 %1 条；加上全局记忆（偏好、通用知识）共 %2 条。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/status_bar.py" line="61" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="91" />
         <source>%n memory jobs pending</source>
         <translation><numerusform>%n 项记忆任务待处理</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="62" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
         <source>Memory work waiting for the model (runs when it is reachable)</source>
         <translation>等待模型的记忆任务（连上模型后自动运行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="69" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="99" />
         <source>No model connected</source>
         <translation>未连接模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="78" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="108" />
         <source>Model setup needs attention</source>
         <translation>模型设置需要检查</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="81" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="111" />
         <source>The model connection cannot work as set up: %1</source>
         <translation>按当前设置无法连接模型：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="86" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="116" />
         <source>Offline: the model endpoint is not reachable; memory work is queued</source>
         <translation>离线：无法连接模型服务，记忆任务已排队</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="88" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="118" />
         <source>Offline: no model connected; notes and graph still work</source>
         <translation>离线：未连接模型，记忆和图谱仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="122" />
         <source>Online</source>
         <translation>在线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="122" />
         <source>Model configured</source>
         <translation>已配置模型</translation>
+    </message>
+</context>
+<context>
+    <name>StreamFollower</name>
+    <message>
+        <location filename="../../desktop_app/ui/chat/follow.py" line="40" />
+        <source>Jump to latest</source>
+        <translation>跳到最新</translation>
     </message>
 </context>
 <context>
@@ -1715,87 +1798,87 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
         <translation>已取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="116" />
-        <source>Archived</source>
-        <translation>已归档</translation>
+        <location filename="../../desktop_app/ui/texts.py" line="117" />
+        <source>Expired</source>
+        <translation>已失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="148" />
+        <location filename="../../desktop_app/ui/texts.py" line="149" />
         <source>No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.</source>
         <translation>还没有连接模型服务。请打开设置，选择服务商（DeepSeek、OpenAI，或本机的 Ollama / LM Studio）并填写 API 密钥。不连接模型，记忆和图谱也能使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="152" />
+        <location filename="../../desktop_app/ui/texts.py" line="153" />
         <source>The API key was rejected. Check the key in Settings.</source>
         <translation>API 密钥被拒绝，请在设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="153" />
+        <location filename="../../desktop_app/ui/texts.py" line="154" />
         <source>The model does not exist on this endpoint. Pick another model in Settings.</source>
         <translation>该服务上没有这个模型，请在设置中选择其他模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="154" />
+        <location filename="../../desktop_app/ui/texts.py" line="155" />
         <source>The provider is rate limiting requests. Wait a moment, then retry.</source>
         <translation>请求过于频繁，请稍候再重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="155" />
+        <location filename="../../desktop_app/ui/texts.py" line="156" />
         <source>The model endpoint cannot be reached. Check the network or the base URL.</source>
         <translation>无法连接到模型服务，请检查网络或服务地址。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="156" />
+        <location filename="../../desktop_app/ui/texts.py" line="157" />
         <source>The proxy setting cannot be used. Check it in Settings, or choose “No proxy”.</source>
         <translation>代理设置无法使用。请在设置中检查，或选择“不使用代理”。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="157" />
+        <location filename="../../desktop_app/ui/texts.py" line="158" />
         <source>The connection to the model broke during the answer. What came is kept above; retry to get the whole answer.</source>
         <translation>回答过程中与模型的连接中断了。已收到的部分保留在上方；重试可获得完整回答。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="159" />
+        <location filename="../../desktop_app/ui/texts.py" line="160" />
         <source>The answer reached the model's length limit and was cut off. Retry, or ask for a shorter answer.</source>
         <translation>回答达到了模型的长度上限，被截断了。请重试，或要求更简短的回答。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="161" />
+        <location filename="../../desktop_app/ui/texts.py" line="162" />
         <source>This conversation is now longer than the model can read at once. Start a new chat; the case's memories come along.</source>
         <translation>这段对话已超出模型一次能读取的长度。请新建对话；本案的记忆会一并带上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="163" />
+        <location filename="../../desktop_app/ui/texts.py" line="164" />
         <source>The model endpoint refused this request. Retry, or check the model in Settings.</source>
         <translation>模型服务拒绝了这个请求。请重试，或在设置中检查模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="165" />
+        <location filename="../../desktop_app/ui/texts.py" line="166" />
         <source>The model sent an unusable answer. Try again.</source>
         <translation>模型返回了无法使用的结果，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="166" />
+        <location filename="../../desktop_app/ui/texts.py" line="167" />
         <source>The model call failed.</source>
         <translation>调用模型失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="167" />
+        <location filename="../../desktop_app/ui/texts.py" line="168" />
         <source>Reading or writing local data failed.</source>
         <translation>读写本地数据失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="174" />
+        <location filename="../../desktop_app/ui/texts.py" line="175" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="175" />
+        <location filename="../../desktop_app/ui/texts.py" line="176" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="176" />
+        <location filename="../../desktop_app/ui/texts.py" line="177" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1817,6 +1900,20 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
         <location filename="../../desktop_app/ui/notes/timeline.py" line="63" />
         <source>open conflict</source>
         <translation>待处理冲突</translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <location filename="../../desktop_app/ui/undo_bar.py" line="31" />
+        <source>Undo</source>
+        <extracomment>long enough to read the message and change one's mind, short enough not to linger</extracomment>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/undo_bar.py" line="36" />
+        <source>Dismiss</source>
+        <translation>关闭</translation>
     </message>
 </context>
 </TS>

@@ -24,6 +24,13 @@ from desktop_app.ui.icons import icon
 from desktop_app.ui.safe_text import open_link, plain_label, plain_tooltip
 from desktop_app.ui.theme import tokens
 
+#: a user message longer than this (characters or lines) shows its start and an "expand"
+#: button instead of one screen-filling bubble
+COLLAPSE_CHARS = 1200
+COLLAPSE_LINES = 24
+PREVIEW_CHARS = 400
+PREVIEW_LINES = 8
+
 
 class MarkdownView(QTextBrowser):
     """A QTextBrowser that grows to its content instead of scrolling.
@@ -88,7 +95,7 @@ class MarkdownView(QTextBrowser):
 
 class Chip(QPushButton):
     def __init__(self, icon_name: str, text: str, parent: QWidget | None = None) -> None:
-        super().__init__(icon(icon_name, tokens()["chip_text"]), text, parent)
+        super().__init__(icon(icon_name, "chip_text"), text, parent)
         self.setObjectName("Chip")
         self.setIconSize(QSize(13, 13))
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -123,6 +130,15 @@ class MessageWidget(QFrame):
         outer.addWidget(self.body)
         self.status = "complete"
         self._retry_allowed = False  # the last reply, while nothing streams
+        self.expand_button = QPushButton()
+        self.expand_button.setObjectName("LinkButton")
+        self.expand_button.setFlat(True)
+        self.expand_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.expand_button.clicked.connect(self._toggle_expanded)
+        self.expand_button.hide()
+        outer.addWidget(self.expand_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self._full_text = ""
+        self.expanded = False
 
         self.footer = QHBoxLayout()
         self.footer.setSpacing(6)
@@ -160,23 +176,47 @@ class MessageWidget(QFrame):
 
     def _tool(self, name: str, tip: str) -> QToolButton:
         b = QToolButton()
-        b.setIcon(icon(name, tokens()["muted"]))
+        b.setIcon(icon(name, "muted"))
         b.setIconSize(QSize(15, 15))
         b.setToolTip(tip)
         b.setAccessibleName(tip)
         return b
 
     def set_text(self, text: str) -> None:
+        self._full_text = text
         if self.role == "user":
-            # the user's words are shown as typed, not interpreted as Markdown
-            self.body.setPlainText(text)
-            self.body._markdown = text
-            self.body._fit()
+            self._show_user_text()
         else:
             self.body.set_markdown(text)
 
+    def is_long(self) -> bool:
+        return self.role == "user" and (
+            len(self._full_text) > COLLAPSE_CHARS or self._full_text.count("\n") >= COLLAPSE_LINES
+        )
+
+    def _show_user_text(self) -> None:
+        # the user's words are shown as typed, not interpreted as Markdown
+        text = self._full_text
+        long = self.is_long()
+        if long and not self.expanded:
+            lines = text.split("\n")[:PREVIEW_LINES]
+            text = "\n".join(lines)[:PREVIEW_CHARS].rstrip() + " …"
+        self.body.setPlainText(text)
+        self.body._markdown = self._full_text
+        self.body._fit()
+        self.expand_button.setVisible(long)
+        self.expand_button.setText(
+            self.tr("Show less")
+            if self.expanded
+            else self.tr("Show all (%1 characters)").replace("%1", f"{len(self._full_text):,}")
+        )
+
+    def _toggle_expanded(self) -> None:
+        self.expanded = not self.expanded
+        self._show_user_text()
+
     def text(self) -> str:
-        return self.body.markdown()
+        return self._full_text if self.role == "user" else self.body.markdown()
 
     def set_reasoning(self, text: str) -> None:
         """The model's thinking, shown collapsed under "Reasoning" (plain text)."""
@@ -239,8 +279,8 @@ class MessageWidget(QFrame):
 
     def _copy(self) -> None:
         QGuiApplication.clipboard().setText(self.text())
-        self.copy_button.setIcon(icon("check", tokens()["muted"]))
-        QTimer.singleShot(1200, lambda: self.copy_button.setIcon(icon("copy", tokens()["muted"])))
+        self.copy_button.setIcon(icon("check", "muted"))
+        QTimer.singleShot(1200, lambda: self.copy_button.setIcon(icon("copy", "muted")))
 
 
 class ErrorCard(QFrame):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -21,10 +20,12 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.chat import describe_error
+from desktop_app.chat.context_fit import check_message
 from desktop_app.chat.conversation import ConversationController, TurnPlan
 from desktop_app.core.errors import NotFoundError
-from desktop_app.ui import i18n, texts
+from desktop_app.ui import dialogs, i18n, texts
 from desktop_app.ui.chat.composer import Composer
+from desktop_app.ui.chat.follow import StreamFollower
 from desktop_app.ui.chat.memories_popup import MemoriesPopup
 from desktop_app.ui.chat.message import ErrorCard, MessageWidget
 from desktop_app.ui.engine_host import EngineHost
@@ -122,9 +123,6 @@ class ChatView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        #: until then, content that grows keeps the view at the bottom (see _scroll_to_bottom)
-        self._pinned_to_bottom_until = 0.0
-        self.scroll.verticalScrollBar().rangeChanged.connect(self._range_changed)
         canvas = QWidget()
         canvas.setObjectName("ChatCanvas")
         outer = QHBoxLayout(canvas)
@@ -145,6 +143,7 @@ class ChatView(QWidget):
         outer.addWidget(self.column)
         self.scroll.setWidget(canvas)
         lay.addWidget(self.scroll, 1)
+        self.follower = StreamFollower(self.scroll)
 
         comp_wrap = QHBoxLayout()
         comp_wrap.setContentsMargins(20, 6, 20, 14)
@@ -194,6 +193,7 @@ class ChatView(QWidget):
             self.controller.set_case(case_id)
             self._update_memory_toggle()
             self._clear_messages()
+            self.follower.jump_to_latest()
         self._refresh_chrome()
 
     def set_conversation(self, conv: Any) -> None:
@@ -239,7 +239,10 @@ class ChatView(QWidget):
             )
         elif ready and self.case_id is None:
             self._banner(
-                self.tr("No case yet. Create one, or load the demo case (a labour dispute) to look around."),
+                self.tr(
+                    "No case yet. Create one, or load the demo case (Zhang San's sales-contract dispute with an "
+                    "online shop over a faulty laptop) to look around."
+                ),
                 [(self.tr("Load demo case"), self.demoRequested), (self.tr("New case"), self.newCaseRequested)],
             )
         elif self.host.llm is None and self.host.llm_error is not None:
@@ -337,7 +340,6 @@ class ChatView(QWidget):
         self.column_layout.insertWidget(self.column_layout.count() - 1, widget)
         self._messages.append(widget)
         self.empty.hide()
-        self._scroll_to_bottom()
 
     def _add_message(self, role: str, text: str) -> MessageWidget:
         w = MessageWidget(role, text)
@@ -379,7 +381,7 @@ class ChatView(QWidget):
                 w.set_status(m.status)
         self._update_retry_buttons()
         self._refresh_chrome()
-        QTimer.singleShot(0, self._scroll_to_bottom)
+        self.follower.jump_to_latest()
 
     def _update_retry_buttons(self) -> None:
         last = next((w for w in reversed(self._messages) if isinstance(w, MessageWidget)), None)
@@ -390,23 +392,13 @@ class ChatView(QWidget):
             if isinstance(w, MessageWidget):
                 w.set_retry_visible(w is last and not self.streaming and not card_retries)
 
-    def _scroll_to_bottom(self) -> None:
-        bar = self.scroll.verticalScrollBar()
-        # with the bar as context: dropped if the view is gone before the timer fires
-        QTimer.singleShot(0, bar, lambda: bar.setValue(bar.maximum()))
-        # a widget just added is laid out later than that timer (an error card under a
-        # reply stayed out of sight): follow the growth for a moment
-        self._pinned_to_bottom_until = time.monotonic() + 0.5
-
-    def _range_changed(self, _minimum: int, maximum: int) -> None:
-        if time.monotonic() < self._pinned_to_bottom_until:
-            self.scroll.verticalScrollBar().setValue(maximum)
-
     # -- a turn ----------------------------------------------------------------------------
     def send(self, text: str) -> None:
         text = text.strip()
         if not text or self.streaming or self.host.engine is None or self.case_id is None:
             return
+        if not self._fits_the_model(text):
+            return  # the text stays in the composer to be shortened
         self.composer.set_text("")
         if self.conversation is None:
             case_id, memory, controller = self.case_id, self.memory_enabled, self.controller
@@ -427,6 +419,25 @@ class ChatView(QWidget):
             )
             return
         self._start_turn(text, retry=False)
+
+    def _fits_the_model(self, text: str) -> bool:
+        """Ask before sending a message longer than the chat model can read."""
+        settings = self.host.settings
+        fit = check_message(text, settings.chat_model, settings.provider)
+        if fit.fits:
+            return True
+        return dialogs.confirm(
+            self,
+            self.tr("Long message"),
+            self.tr(
+                "This message is about %1 tokens; the model %2 reads about %3 at a time, together with "
+                "the case's memories and its answer. It will probably be refused or cut.\n\n"
+                "Shorten it, or add the document to the memories instead (Memories › Add or Import). Send anyway?"
+            )
+            .replace("%1", f"{fit.message_tokens:,}")
+            .replace("%2", settings.chat_model or "?")
+            .replace("%3", f"{fit.context_tokens:,}"),
+        )
 
     def _created_then_send(self, conv: Any, text: str) -> None:
         self._creating = False
@@ -466,6 +477,8 @@ class ChatView(QWidget):
             return
         if not retry:
             self._add_message("user", plan.text)
+        # the user just asked: show them the answer coming, wherever they had scrolled to
+        self.follower.jump_to_latest()
         widget = self._add_message("assistant", "")
         widget.set_pending(True)
         turn = _Turn(plan, widget)
@@ -506,13 +519,9 @@ class ChatView(QWidget):
         turn = self._turn
         if turn is None:
             return
-        bar = self.scroll.verticalScrollBar()
-        at_bottom = bar.value() >= bar.maximum() - 40
         turn.widget.set_pending(False)
         turn.widget.set_reasoning(turn.reasoning)
-        turn.widget.set_text(turn.buffer)
-        if at_bottom:
-            self._scroll_to_bottom()
+        turn.widget.set_text(turn.buffer)  # the follower keeps the end in view if the user is there
 
     def _finish_turn_ui(self, turn: _Turn) -> bool:
         """Common end of a turn; False when the view has moved on (another conversation)."""

@@ -23,7 +23,7 @@ from .model import Filters
 _STATUS_LABELS = {
     "active": "有效 Active",
     "superseded": "已取代 Superseded",
-    "archived": "已归档 Archived",
+    "archived": "已失效 Expired",
 }
 _KIND_LABELS = {
     "semantic": "语义 Semantic",

@@ -14,6 +14,7 @@ from desktop_app.memory.types import (
     Note,
 )
 from desktop_app.ui import i18n
+from desktop_app.ui.theme import tokens
 
 from .style import CONFLICT_COLOUR, category_colour
 
@@ -41,7 +42,7 @@ def _facts(node: GraphNode) -> list[str]:
 _STATUS_TEXT = {
     "active": "有效 active",
     "superseded": "已被取代 superseded",
-    "archived": "已归档 archived",
+    "archived": "已失效 expired",
 }
 
 
@@ -52,8 +53,13 @@ def _category(cat: str) -> str:
 
 
 def _tags(tags: Sequence[str]) -> str:
+    # the theme's chip colours: a fixed light grey read white on white in the dark theme
+    chip, chip_text = tokens()["chip"], tokens()["chip_text"]
     return (
-        " ".join(f'<span style="background:#EEF1F5">&nbsp;{escape(t)}&nbsp;</span>' for t in tags)
+        " ".join(
+            f'<span style="background:{chip};color:{chip_text}">&nbsp;{escape(t)}&nbsp;</span>'
+            for t in tags
+        )
         or "—"
     )
 

@@ -199,7 +199,7 @@ class NoteDetail(QFrame):
         self.expire_button = QPushButton(icon("expire"), self.tr("Expire"))
         self.expire_button.setToolTip(self.tr("No longer true: kept in history, never recalled"))
         self.expire_button.clicked.connect(self._expire_or_restore)
-        self.delete_button = QPushButton(icon("trash", tokens()["danger"]), self.tr("Delete"))
+        self.delete_button = QPushButton(icon("trash", "danger"), self.tr("Delete"))
         self.delete_button.setProperty("role", "danger")
         self.delete_button.setToolTip(self.tr("Delete for good: the text is erased from every file"))
         self.delete_button.clicked.connect(lambda: self.note and self.deleteRequested.emit(self.note.id))
@@ -226,6 +226,8 @@ class NoteDetail(QFrame):
             w.setEnabled(enabled)
         if note is None:
             self.heading.setText(self.tr("No memory selected"))
+            self.heading.setStyleSheet("")  # not the last note's category colour
+            self.expire_button.setText(self.tr("Expire"))
             self.meta.setText(self.tr("Select a memory in the list to see and edit it."))
             self.content.setPlainText("")
             self.tags.clear()

@@ -1,7 +1,8 @@
 """The notes table model: pages of notes fetched lazily in workers, sorted by the engine.
 
 Two modes: *list* (engine.list_notes with filters, ordering and paging through fetchMore)
-and *search* (engine.search ranks the whole case; filters applied to the hits).
+and *search* (engine.find_notes: only the relevant notes, most relevant first, until the user
+sorts them by a column).
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ class NotesTableModel(QAbstractTableModel):
         self._sort_column = COL_CREATED
         #: ids of the shown scope's notes in an open conflict (a badge on their row)
         self.conflicted_ids: frozenset[str] = frozenset()
+        #: search results still in the engine's relevance order (no column sort applied)
+        self.by_relevance = False
 
     # -- loading ---------------------------------------------------------------------------
     def set_query(self, query: NotesQuery) -> None:
@@ -76,7 +79,9 @@ class NotesTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._notes = []
         self._total = 0
+        self.by_relevance = bool(q.text.strip())
         self.endResetModel()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_CONTENT, COL_CONTENT)
         if q.case_id is None and not q.include_global:
             self.loaded.emit()
             return
@@ -89,14 +94,11 @@ class NotesTableModel(QAbstractTableModel):
 
         if q.text.strip():
             def run(e: Any) -> tuple[list[Any], int, frozenset[str]]:
-                hits = e.search(q.text, case_id=q.case_id, k=PAGE_SIZE, include_inactive=q.status != "active")
+                hits = e.find_notes(
+                    q.text, q.case_id, include_global=q.include_global,
+                    status=q.status, category=q.category, limit=PAGE_SIZE,
+                )
                 notes = [h.note for h in hits]
-                if q.status is not None:
-                    notes = [n for n in notes if n.status == q.status]
-                if q.category is not None:
-                    notes = [n for n in notes if n.category == q.category]
-                if not q.include_global:
-                    notes = [n for n in notes if n.case_id == q.case_id]
                 marked = conflicted(e)
                 if q.conflicted:
                     notes = [n for n in notes if n.id in marked]
@@ -213,7 +215,7 @@ class NotesTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return {
                 COL_PIN: "",
-                COL_CONTENT: self.tr("Content"),
+                COL_CONTENT: self.tr("Content · most relevant first") if self.by_relevance else self.tr("Content"),
                 COL_CATEGORY: self.tr("Category"),
                 COL_STATUS: self.tr("Status"),
                 COL_CREATED: self.tr("Recorded"),
@@ -224,7 +226,7 @@ class NotesTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and section == COL_EVENT:
             return self.tr("When the fact happened or takes effect (not when it was recorded)")
         if role == Qt.ItemDataRole.DecorationRole and section == COL_PIN:
-            return icon("pin", tokens()["muted"])
+            return icon("pin", "muted")
         if role == Qt.ItemDataRole.ToolTipRole and section == COL_PIN:
             return self.tr("Pinned")
         return None
@@ -256,9 +258,9 @@ class NotesTableModel(QAbstractTableModel):
                 )
             return None
         if role == Qt.ItemDataRole.DecorationRole and col == COL_PIN and note.pinned:
-            return icon("pin", tokens()["accent"])
+            return icon("pin", "accent")
         if role == Qt.ItemDataRole.DecorationRole and col == COL_CONTENT and note.id in self.conflicted_ids:
-            return icon("alert", tokens()["danger"])
+            return icon("alert", "danger")
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_SOURCE:
             return texts.origin_label(getattr(note, "origin", "manual"))
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -300,7 +302,11 @@ class NotesTableModel(QAbstractTableModel):
                 return
             self.layoutAboutToBeChanged.emit()
             self._notes.sort(key=key, reverse=desc)
+            self.by_relevance = False
+            if column in _SORT_FIELDS:  # the list keeps this order once the search is cleared
+                self._order_by, self._descending, self._sort_column = _SORT_FIELDS[column], desc, column
             self.layoutChanged.emit()
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_CONTENT, COL_CONTENT)
             return
         field = _SORT_FIELDS.get(column)
         if field is None or (field == self._order_by and desc == self._descending):

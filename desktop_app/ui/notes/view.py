@@ -44,6 +44,7 @@ from desktop_app.ui.notes.model import (
 )
 from desktop_app.ui.notes.timeline import TimelineView
 from desktop_app.ui.theme import tokens
+from desktop_app.ui.undo_bar import UndoBar
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,9 @@ class NotesView(QWidget):
         self.search.setPlaceholderText(self.tr("Search memories (meaning, not just words)"))
         self.search.setClearButtonEnabled(True)
         self.search.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
-        self.search.setMinimumWidth(220)
+        # room for the whole placeholder beside the search icon and the clear button
+        placeholder_width = self.search.fontMetrics().horizontalAdvance(self.search.placeholderText())
+        self.search.setMinimumWidth(max(220, placeholder_width + 72))
         bar.addWidget(self.search, 2)
         self.category = QComboBox()
         self.category.addItem(self.tr("All categories"), None)
@@ -189,9 +192,18 @@ class NotesView(QWidget):
         self.stack.addWidget(self.table)
         self.stack.addWidget(self.timeline)
         left_lay.addWidget(self.stack, 1)
+        self.no_match = QLabel()
+        self.no_match.setObjectName("EmptyState")
+        self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.no_match.setWordWrap(True)
+        self.no_match.setTextFormat(Qt.TextFormat.PlainText)  # it quotes what the user typed
+        self.no_match.hide()
+        left_lay.addWidget(self.no_match, 1)
         self.count_label = QLabel()
         self.count_label.setObjectName("Muted")
         left_lay.addWidget(self.count_label)
+        self.undo_bar = UndoBar()
+        left_lay.addWidget(self.undo_bar)
 
         self.detail = NoteDetail()
         self.detail.setMinimumWidth(300)
@@ -214,12 +226,14 @@ class NotesView(QWidget):
         self.include_global.toggled.connect(lambda _b: self.apply_filters())
         self.conflicts.toggled.connect(lambda _b: self.apply_filters())
         self.model.loaded.connect(self._loaded)
+        self.model.loadingChanged.connect(lambda _on: self._update_count())
+        self.model.headerDataChanged.connect(lambda *_: self._show_sort_indicator())
         self.model.rowsInserted.connect(lambda *_: self._update_count())
         self.model.failed.connect(lambda exc: self._error(exc))
 
         self.detail.saveRequested.connect(self._save)
         self.detail.undoRequested.connect(lambda nid: self._edit(nid, lambda e: e.undo_last_change(nid)))
-        self.detail.expireRequested.connect(lambda nid: self._edit(nid, lambda e: e.expire_note(nid, reason="expired by hand")))
+        self.detail.expireRequested.connect(self.expire_note)
         self.detail.restoreRequested.connect(lambda nid: self._edit(nid, lambda e: e.restore_note(nid)))
         self.detail.deleteRequested.connect(self.delete_note)
         self.detail.unlinkRequested.connect(self._unlink)
@@ -321,14 +335,33 @@ class NotesView(QWidget):
             self.timeline.set_notes(self.model.notes(), self._selected_id, self.model.conflicted_ids)
         self._update_actions()
 
+    def _show_sort_indicator(self) -> None:
+        # search results come most relevant first: no column's arrow may claim otherwise
+        self.table.horizontalHeader().setSortIndicatorShown(not self.model.by_relevance)
+
     def _update_count(self) -> None:
         shown, total = self.model.rowCount(), self.model.total
-        if self.search.text().strip():
-            self.count_label.setText(self.tr("%n matching memories", "", shown))
+        query = self.model.query.text.strip()
+        no_match = bool(query) and shown == 0 and not self.model.loading
+        self.no_match.setText(
+            self.tr("No match: no memory is about “%1”. Try other words, or clear the search.").replace("%1", query)
+            if no_match
+            else ""
+        )
+        self.no_match.setVisible(no_match)
+        self.stack.setVisible(not no_match)
+        if query and self.model.loading:
+            self.count_label.setText(self.tr("Searching…"))
+        elif query:
+            self.count_label.setText(
+                self.tr("No match") if no_match else self.tr("%n matching memories, most relevant first", "", shown)
+            )
         elif shown < total:
             self.count_label.setText(self.tr("%1 of %2 memories (scroll for more)").replace("%1", str(shown)).replace("%2", str(total)))
+        elif self.model.query.include_global:
+            self.count_label.setText(self.tr("%n memories of this case and global", "", total))
         else:
-            self.count_label.setText(self.tr("%n memories", "", total))
+            self.count_label.setText(self.tr("%n memories of this case", "", total))
 
     # -- selection and detail --------------------------------------------------------------
     def _select_row(self, row: int) -> None:
@@ -393,15 +426,49 @@ class NotesView(QWidget):
         self._edit(note_id, lambda e: e.update_note(note_id, actor="user", reason="edited by hand", **changes))
 
     def _edit(self, note_id: str, fn: Any) -> None:
-        def done(note: Any) -> None:
-            self.model.replace_note(note)
-            if self._selected_id == note_id:
-                self._load_detail(note_id)
-            if note.status != (self.status.currentData() or note.status):
-                # expired / restored: it no longer matches the status filter
-                self.apply_filters()
+        self.host.call(fn, self._note_left_or_changed, self._error, origin=self, name="edit-note")
 
-        self.host.call(fn, done, self._error, origin=self, name="edit-note")
+    def expire_note(self, note_id: str) -> None:
+        """Expire a note; say so, offer to take it back, and clear the panel if the note
+        leaves the list (the status filter shows the active ones)."""
+
+        def done(note: Any) -> None:
+            self._note_left_or_changed(note)
+            self.undo_bar.show_message(
+                self.tr("Marked as expired: %1").replace("%1", _preview(note.content)),
+                lambda: self._restore_expired(note.id),
+            )
+
+        self.host.call(
+            lambda e: e.expire_note(note_id, reason="expired by hand"), done, self._error, origin=self, name="expire-note"
+        )
+
+    def _restore_expired(self, note_id: str) -> None:
+        def done(note: Any) -> None:
+            self._pending_select = note.id
+            self.statusMessage.emit(self.tr("Restored."))
+            self.apply_filters()
+
+        self.host.call(lambda e: e.restore_note(note_id), done, self._error, origin=self, name="restore-note")
+
+    def _note_left_or_changed(self, note: Any) -> None:
+        wanted = self.status.currentData()
+        if wanted is not None and note.status != wanted:
+            self.model.remove_note(note.id)
+            if self._selected_id == note.id:
+                self._clear_detail()
+            self._update_count()
+            if self.mode_group.checkedId() == 1:
+                self._load_timeline()
+        else:
+            self.model.replace_note(note)
+            if self._selected_id == note.id:
+                self._load_detail(note.id)
+
+    def _clear_detail(self) -> None:
+        self._selected_id = None
+        self._detail_token += 1  # a detail still loading must not come back
+        self.detail.show_note(None)
 
     def add_note(self) -> None:
         if self.host.engine is None:
@@ -415,7 +482,7 @@ class NotesView(QWidget):
                              event_date=v.get("event_date"), source_kind=v.get("source_kind"))
 
     def add_note_values(self, content: str, case_id: str | None, category: str | None = None,
-                        tags: list[str] | None = None, pinned: bool = False, *,
+                        tags: list[str] | None = None, pinned: bool = False, created_at: Any = None, *,
                         event_date: str | None = None, source_kind: str | None = None) -> None:
         def done(result: Any) -> None:
             self._pending_select = result.note.id
@@ -423,8 +490,10 @@ class NotesView(QWidget):
             self.apply_filters()
 
         self.host.call(
-            lambda e: e.add_note(content, case_id=case_id, category=category, source="manual", pinned=pinned,
-                                 tags=tags, event_date=event_date, source_kind=source_kind),
+            lambda e: e.add_note(
+                content, case_id=case_id, category=category, source="manual", pinned=pinned, tags=tags,
+                created_at=created_at, event_date=event_date, source_kind=source_kind,
+            ),
             done,
             self._error,
             origin=self,
@@ -444,14 +513,19 @@ class NotesView(QWidget):
 
         def done(report: Any) -> None:
             self.model.remove_note(note_id)
-            self._selected_id = None
-            self.detail.show_note(None)
+            if self._selected_id == note_id:
+                self._clear_detail()
             self._update_count()
             if self.mode_group.checkedId() == 1:
                 self._load_timeline()
-            if report.still_holding and note is not None:
+            if note is not None:
+                self.undo_bar.show_message(
+                    self.tr("Deleted: %1").replace("%1", _preview(note.content)),
+                    lambda: self._add_back(note),
+                )
+            if report is not None and report.still_holding and note is not None:
                 self._offer_backup_purge(note.content, report.still_holding, bool(report.live_places))
-            elif report.live_places:
+            elif report is not None and report.live_places:
                 self.statusMessage.emit(self._still_in_case_text())
 
         # true delete: the live data, what the model derived from it, the index, every
@@ -461,6 +535,16 @@ class NotesView(QWidget):
     def _still_in_case_text(self) -> str:
         return self.tr(
             "The memory is deleted; its text still appears elsewhere in this case (for example in a chat message)."
+        )
+
+    def _add_back(self, note: Any) -> None:
+        """Undo of a delete: the note is gone from every file, so it comes back as a new
+        note with the same text, category, tags, pin and dates (its history and links are
+        not kept anywhere to come back from)."""
+        self.add_note_values(
+            note.content, note.case_id, note.category, list(note.tags), bool(note.pinned),
+            created_at=note.valid_from or note.created_at,
+            event_date=getattr(note, "event_date", None), source_kind=getattr(note, "source_kind", None),
         )
 
     def _offer_backup_purge(self, text: str, holding: list[Any], live: bool = False) -> None:
@@ -566,7 +650,7 @@ class NotesView(QWidget):
         if len(notes) == 1:
             n = notes[0]
             if n.status == "active":
-                menu.addAction(icon("expire"), self.tr("Expire"), lambda: self.detail.expireRequested.emit(n.id))
+                menu.addAction(icon("expire"), self.tr("Expire"), lambda: self.expire_note(n.id))
             menu.addAction(icon("trash"), self.tr("Delete…"), lambda: self.delete_note(n.id))
         menu.exec(self.table.viewport().mapToGlobal(pos))
 
@@ -606,13 +690,21 @@ class NotesView(QWidget):
 
     def export_to(self, path: str, kind: str) -> None:
         case_id = self.case_id
-        fn = (lambda e: e.export_jsonl(path, case_id)) if kind == "jsonl" else (lambda e: e.export_markdown(path, case_id))
-        self.host.call(
-            fn,
-            lambda n: self.statusMessage.emit(self.tr("Exported %n memories.", "", int(n or 0))),
-            self._error,
-            name="export",
-        )
+        def export(e: Any) -> tuple[int, int]:
+            n = e.export_jsonl(path, case_id) if kind == "jsonl" else e.export_markdown(path, case_id)
+            return int(n or 0), e.count_notes(case_id, False, "active")
+
+        def done(counts: tuple[int, int]) -> None:
+            # the export keeps every state (a file of record); say how that differs from the list
+            total, active = counts
+            self.statusMessage.emit(
+                self.tr("Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).")
+                .replace("%1", str(total))
+                .replace("%2", str(active))
+                .replace("%3", str(total - active))
+            )
+
+        self.host.call(export, done, self._error, name="export")
 
     # -- misc ------------------------------------------------------------------------------
     def _update_actions(self) -> None:
@@ -627,6 +719,11 @@ class NotesView(QWidget):
     def _error(self, exc: BaseException) -> None:
         log.warning("notes: %r", exc)
         dialogs.error(self, self.tr("LexMem"), getattr(exc, "user_message", None) or str(exc))
+
+
+def _preview(text: str, limit: int = 40) -> str:
+    line = text.replace("\n", " ")
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _exec(dlg: Any) -> bool:

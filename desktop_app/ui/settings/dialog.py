@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.paths import backups_dir
-from desktop_app.core.settings import Settings
+from desktop_app.core.settings import Settings, setup_problems
 from desktop_app.ui import dialogs, i18n, llm_setup, theme
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
@@ -320,6 +320,9 @@ class SettingsDialog(QDialog):
     # -- actions ---------------------------------------------------------------------------
     def test_connection(self) -> None:
         s = self.values()
+        if "base_url_malformed" in setup_problems(s):
+            self._show_setup_problems(["base_url_malformed"])  # not "cannot reach": it was never tried
+            return
         typed = self.api_key.text().strip()
         proxy_password = self.proxy.typed_password()
         self.test_button.setEnabled(False)
@@ -351,11 +354,40 @@ class SettingsDialog(QDialog):
             run_op(work, on_success=ok, on_failure=failed, on_finally=lambda: self.test_button.setEnabled(True), name="test-connection")
         )
 
+    def _problem_text(self, kind: str) -> str:
+        return {
+            "base_url_malformed": self.tr("The address is not well-formed: it should look like https://api.example.com/v1."),
+            "chat_model_empty": self.tr("Enter the name of the chat model."),
+            "memory_model_empty": self.tr("Enter the name of the memory model (it may be the chat model)."),
+        }.get(kind, kind)
+
+    def _show_setup_problems(self, problems: list[str]) -> None:
+        self.tabs.setCurrentIndex(0)
+        self.test_result.setStyleSheet(f"color: {theme.tokens()['danger']}")
+        self.test_result.setText("\n".join(self._problem_text(k) for k in problems))
+        field = {
+            "base_url_malformed": self.base_url,
+            "chat_model_empty": self.chat_model,
+            "memory_model_empty": self.memory_model,
+        }[problems[0]]
+        field.setFocus()
+
+    def _model_setup_changed(self, s: Settings) -> bool:
+        o = self._original
+        return (s.provider, s.base_url, s.chat_model, s.memory_model) != (
+            o.provider, o.base_url, o.chat_model, o.memory_model
+        ) or bool(self.api_key.text().strip())
+
     def save(self) -> None:
         s = self.values()
         problem = self.proxy.check()
         if problem is not None:  # saved, it would only fail at the next chat
             dialogs.error(self, self.tr("Settings"), problem)
+            return
+        # a setup left as it was is not re-judged: changing the theme must not require a model
+        problems = setup_problems(s) if self._model_setup_changed(s) else []
+        if problems:
+            self._show_setup_problems(problems)
             return
         typed = self.api_key.text().strip()
         proxy_password = self.proxy.typed_password() if s.proxy_mode == "custom" else None

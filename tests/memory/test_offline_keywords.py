@@ -1,0 +1,46 @@
+"""Offline keywords drop the fragments jieba cuts around numbers and the general words
+(issue 15, item 13): the lawyer saw "元及", "日起", "日前" among a note's keywords."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from desktop_app.core.resources import demo_path
+from desktop_app.memory.construction import extract_keywords
+
+JUNK = {"元及", "日起", "之日起", "日前", "日内", "天无", "百八十", "二条", "第五十五", "十日", "所有", "以后", "应当", "时先", "再列", "非人"}
+
+
+@pytest.mark.parametrize(
+    ("content", "wanted"),
+    [
+        ("原告应于判决生效之日起十日内支付货款8999元及利息", {"货款", "利息", "8999"}),
+        ("2024年5月10日前需完成证据整理并提交立案材料", {"立案", "证据"}),
+        ("被告应在收到通知后3日内答复，逾期视为放弃", {"逾期", "答复"}),
+        ("原告第二次联系客服，客服称已超过7天无理由退货期限", {"客服", "退货"}),
+        ("《中华人民共和国民法典》第五百八十二条：履行不符合约定的，受损害方可以请求修理", {"民法典", "修理"}),
+    ],
+)
+def test_fragments_are_dropped_and_the_words_kept(content, wanted):
+    keywords = set(extract_keywords(content))
+    assert not keywords & JUNK, keywords & JUNK
+    assert wanted <= keywords, wanted - keywords
+
+
+def test_legal_words_with_the_same_characters_stay():
+    assert "再审" in extract_keywords("当事人对已经发生法律效力的判决申请再审")
+    assert "优先" in extract_keywords("抵押权人就该财产优先受偿")
+
+
+def test_whole_articles_and_amounts_stay():
+    keywords = extract_keywords("《消费者权益保护法》第二十四条规定可以要求三倍赔偿，货款8999元")
+    assert "第二十四条" in keywords and "8999" in keywords and "三倍" in keywords
+
+
+def test_the_demo_case_has_no_fragment_keywords():
+    for line in demo_path().read_text(encoding="utf-8").splitlines()[1:]:
+        content = json.loads(line)["content"]
+        keywords = set(extract_keywords(content))
+        assert not keywords & JUNK, (content, keywords & JUNK)
