@@ -16,6 +16,11 @@ from desktop_app.memory.dates import is_later
 
 Ranked = TypeVar("Ranked", bound=tuple)
 
+#: a note takes part in its group's re-seating only if it scores at least this share of the
+#: group's best: a query that names one note ("imp0x0", a case number) keeps it on top even
+#: when near-identical newer notes ("导入批次2第0条" beside "导入批次0第0条") pair with it
+RELEVANCE_BAND = 0.5
+
 
 def groups(ids: Sequence[str], partners: Mapping[str, Sequence[str]]) -> list[list[str]]:
     """The connected groups (two or more) among ``ids`` along ``partners`` links."""
@@ -57,14 +62,19 @@ def order_current_first(
     partners: Mapping[str, Sequence[str]],
     recorded: Mapping[str, str] | None = None,
 ) -> list[Ranked]:
-    """``ranked`` (tuples whose second item is a note id, best first) with each group of
-    paired notes re-seated in the places the group already holds, the current one first
-    (see :func:`newer`; ``recorded``: ISO recording times); the ranking elsewhere is
-    untouched.  Notes nothing tells apart keep their order."""
+    """``ranked`` (tuples of score and note id, best first) with each group of paired notes
+    re-seated in the places the group already holds, the current one first (see
+    :func:`newer`; ``recorded``: ISO recording times); the ranking elsewhere is untouched.
+    Notes nothing tells apart keep their order, and a note far less relevant than its
+    group's best (``RELEVANCE_BAND``) stays where the scores put it."""
     recorded = recorded or {}
     out = list(ranked)
     position = {entry[1]: i for i, entry in enumerate(out)}
     for group in groups([entry[1] for entry in out], partners):
+        best = max(out[position[i]][0] for i in group)
+        group = [i for i in group if out[position[i]][0] >= RELEVANCE_BAND * best]
+        if len(group) < 2:
+            continue
         places = sorted(position[i] for i in group)
         # current first; Python's sort is stable: notes nothing tells apart keep the score order
         members = sorted(

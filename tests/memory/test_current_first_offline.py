@@ -63,3 +63,19 @@ def test_an_outdated_value_is_never_injected_alone(cases):
             if pair["outdated"] in recalled:
                 assert pair["current"] in recalled, pair["query"]
                 assert recalled.index(pair["current"]) < recalled.index(pair["outdated"])
+
+
+def test_a_query_naming_one_note_keeps_it_first_among_near_identical_newer_notes(engine):
+    """Found merged with the concurrency probe: "导入批次0第0条 imp0x0" pairs with its newer
+    look-alikes ("导入批次2第0条 imp2x0", values differ), and current-first re-seated the whole
+    group, so the note the query names (score 0.98 against 0.24) fell to fifth place."""
+    case = engine.create_case("批次")
+    for batch in range(3):
+        engine.add_notes(
+            [
+                {"content": f"导入批次{batch}第{i}条 imp{batch}x{i}", "case_id": case.id}
+                for i in range(3)
+            ]
+        )
+    hits = engine.search("imp0x0", case_id=case.id, k=5)
+    assert hits[0].note.content == "导入批次0第0条 imp0x0"
