@@ -323,7 +323,7 @@ class NoteDetail(QFrame):
         rows = sum(
             self.conflict_list.sizeHintForRow(i) for i in range(self.conflict_list.count())
         )
-        frame = 2 * self.conflict_list.frameWidth() + 4
+        frame = 2 * self.conflict_list.frameWidth() + 12  # the hint runs a few px short of a wrapped row
         self.conflict_list.setFixedHeight(max(36, min(90, rows + frame)))
 
     def set_history(self, entries: list[Any]) -> None:
