@@ -8,7 +8,7 @@ import html
 import json
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -133,7 +133,6 @@ class NoteDetail(QFrame):
         self.conflict_title.setWordWrap(True)
         box.addWidget(self.conflict_title)
         self.conflict_list = QListWidget()
-        self.conflict_list.setMaximumHeight(90)
         self.conflict_list.setWordWrap(True)
         self.conflict_list.itemDoubleClicked.connect(
             lambda item: self.openNoteRequested.emit(item.data(LINK_ROLE))
@@ -318,6 +317,17 @@ class NoteDetail(QFrame):
             )
             self.conflict_list.setCurrentRow(0)
         self.conflict_box.setVisible(bool(open_))
+        if open_:  # once laid out at the pane's width: the wrapped rows' height is known
+            QTimer.singleShot(0, self._fit_conflict_list)
+
+    def _fit_conflict_list(self) -> None:
+        """As tall as its rows (at most 90 px): an empty band under one conflict pushed
+        the choices below the fold."""
+        rows = sum(
+            self.conflict_list.sizeHintForRow(i) for i in range(self.conflict_list.count())
+        )
+        frame = 2 * self.conflict_list.frameWidth() + 12  # the hint runs a few px short of a wrapped row
+        self.conflict_list.setFixedHeight(max(36, min(90, rows + frame)))
 
     def set_history(self, entries: list[Any]) -> None:
         t = tokens()
