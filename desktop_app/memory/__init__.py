@@ -28,6 +28,8 @@ Where each responsibility lives (the engine is a façade over these):
     job_steps.py          what the jobs do (A-MEM construction, decision, evolution; extraction)
     job_runner.py         the one background thread that runs due jobs
     backups.py            snapshots, their schedule, restore, forget inside backups
+    maintenance.py        the memory check-up's detectors (stale, duplicates, updates, passed)
+    maintenance_proposals.py  the check-up's stored proposal: run, accept, dismiss
     changes.py            Changes: what an operation changed (for the views)
     io.py                 JSON Lines / Markdown import and export
 """
@@ -55,6 +57,9 @@ from desktop_app.memory.types import (
     HistoryEntry,
     Hit,
     Link,
+    MaintenanceItem,
+    MaintenanceOutcome,
+    MaintenanceProposal,
     MemoryConfig,
     Message,
     Note,
@@ -105,6 +110,9 @@ __all__ = [
     "InvalidInputError",
     "LexMemError",
     "Link",
+    "MaintenanceItem",
+    "MaintenanceOutcome",
+    "MaintenanceProposal",
     "MemoryConfig",
     "MemoryEngine",
     "Message",

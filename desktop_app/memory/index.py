@@ -159,7 +159,9 @@ class NoteIndex:
         table_dir = self.folder / f"{TABLE}.lance"
         if table_dir.exists():
             shutil.rmtree(table_dir, ignore_errors=True)
-        mode = "overwrite" if table_dir.exists() else "create"  # overwriting nothing warns on stderr
+        mode = (
+            "overwrite" if table_dir.exists() else "create"
+        )  # overwriting nothing warns on stderr
         self._table = self._db.create_table(TABLE, schema=self._schema(), mode=mode)
 
     def count(self) -> int:
