@@ -274,7 +274,12 @@ class EngineHost(QObject):
         self._stats_timer.start()
 
     def _query_stats(self) -> None:
-        self.call(lambda e: e.stats(), self._got_stats, lambda exc: log.warning("stats: %s", exc), name="stats")
+        self.call(
+            lambda e: e.stats(),
+            self._got_stats,
+            lambda exc: log.warning("stats: %s", exc),
+            name="stats",
+        )
 
     def _got_stats(self, stats: Any) -> None:
         self.last_stats = stats

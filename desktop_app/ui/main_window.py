@@ -66,7 +66,9 @@ class MainWindow(QMainWindow):
         self.sidebar.settingsRequested.connect(self.open_settings)
         self.chat.settingsRequested.connect(self.open_settings)
         self.chat.showNotesRequested.connect(self.show_notes)
-        self.chat.conversationCreated.connect(lambda conv: self.sidebar.reload_conversations(select=conv.id))
+        self.chat.conversationCreated.connect(
+            lambda conv: self.sidebar.reload_conversations(select=conv.id)
+        )
         self.chat.demoRequested.connect(self.load_demo)
         self.chat.newCaseRequested.connect(self.sidebar.new_case)
         self.notes.statusMessage.connect(lambda text: self.status.showMessage(text, 4000))
@@ -126,12 +128,16 @@ class MainWindow(QMainWindow):
         latest = max(backups, key=lambda b: b.created_at)
         when = latest.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
         question = self.tr("%1\n\nRestore the backup of %2? The damaged file is kept aside.")
-        if not dialogs.confirm(self, APP_DISPLAY_NAME, question.replace("%1", message).replace("%2", when)):
+        if not dialogs.confirm(
+            self, APP_DISPLAY_NAME, question.replace("%1", message).replace("%2", when)
+        ):
             return False
 
         def done(exc: BaseException | None) -> None:
             if exc is None:
-                self.status.showMessage(self.tr("Restored the backup of %1.").replace("%1", when), 6000)
+                self.status.showMessage(
+                    self.tr("Restored the backup of %1.").replace("%1", when), 6000
+                )
 
         self.host.restore_from(latest.path, done)
         return True
@@ -175,7 +181,9 @@ class MainWindow(QMainWindow):
     def load_demo(self) -> None:
         path = demo_path()
         if not path.is_file():
-            dialogs.error(self, APP_DISPLAY_NAME, self.tr("The demo case is missing from this installation."))
+            dialogs.error(
+                self, APP_DISPLAY_NAME, self.tr("The demo case is missing from this installation.")
+            )
             return
         self.status.showMessage(self.tr("Loading the demo case…"))
 
@@ -188,7 +196,9 @@ class MainWindow(QMainWindow):
         self.host.call(
             lambda e: e.import_jsonl(path),
             done,
-            lambda exc: dialogs.error(self, APP_DISPLAY_NAME, getattr(exc, "user_message", str(exc))),
+            lambda exc: dialogs.error(
+                self, APP_DISPLAY_NAME, getattr(exc, "user_message", str(exc))
+            ),
             name="load-demo",
         )
 

@@ -135,7 +135,9 @@ class Sidebar(QWidget):
         lay.addWidget(self.empty_label)
 
         self.settings_button = QPushButton(icon("settings"), self.tr("Settings"))
-        self.settings_button.setToolTip(self.tr("Provider, memory, language, theme, backup (Ctrl+,)"))
+        self.settings_button.setToolTip(
+            self.tr("Provider, memory, language, theme, backup (Ctrl+,)")
+        )
         self.settings_button.clicked.connect(self.settingsRequested)
         lay.addWidget(self.settings_button)
 
@@ -234,7 +236,9 @@ class Sidebar(QWidget):
         if archived and not dialogs.confirm(
             self,
             self.tr("Archive case"),
-            self.tr("Archive “%1”? Its notes and conversations are kept; it is hidden from the list.").replace("%1", case.name),
+            self.tr(
+                "Archive “%1”? Its notes and conversations are kept; it is hidden from the list."
+            ).replace("%1", case.name),
         ):
             return
         self.host.call(
@@ -321,7 +325,9 @@ class Sidebar(QWidget):
         conv = self.current_conversation()
         if conv is None:
             return
-        title = dialogs.ask_text(self, self.tr("Rename conversation"), self.tr("Title:"), conv.title)
+        title = dialogs.ask_text(
+            self, self.tr("Rename conversation"), self.tr("Title:"), conv.title
+        )
         if not title:
             return
         self.host.call(
@@ -339,7 +345,9 @@ class Sidebar(QWidget):
         if not dialogs.confirm(
             self,
             self.tr("Delete conversation"),
-            self.tr("Delete “%1” and all its messages? Memories learned from it are kept.").replace("%1", conv.title),
+            self.tr("Delete “%1” and all its messages? Memories learned from it are kept.").replace(
+                "%1", conv.title
+            ),
             danger=True,
         ):
             return
@@ -371,7 +379,9 @@ class Sidebar(QWidget):
         self.empty_label.setVisible(self.conv_model.rowCount() == 0)
         case = self.current_case()
         if case is not None:
-            self.act_archive_case.setText(self.tr("Unarchive case") if case.archived else self.tr("Archive case"))
+            self.act_archive_case.setText(
+                self.tr("Unarchive case") if case.archived else self.tr("Archive case")
+            )
 
     def _show_error(self, exc: BaseException) -> None:
         dialogs.error(self, self.tr("LexMem"), getattr(exc, "user_message", str(exc)))

@@ -59,7 +59,9 @@ class StatusBar(QStatusBar):
         )
         pending = int(stats.pending_jobs)
         self.jobs_label.setText(self.tr("%n memory jobs pending", "", pending))
-        self.jobs_label.setToolTip(self.tr("Memory work waiting for the model (runs when it is reachable)"))
+        self.jobs_label.setToolTip(
+            self.tr("Memory work waiting for the model (runs when it is reachable)")
+        )
         self.jobs_label.setVisible(pending > 0)
 
     def _connectivity(self) -> None:
@@ -71,13 +73,19 @@ class StatusBar(QStatusBar):
             self.model_label.setText(s.chat_model)
         t = tokens()
         if c in ("none", "offline"):
-            self.conn_icon.setPixmap(icon("offline", t["danger"] if c == "offline" else t["muted"]).pixmap(14, 14))
+            self.conn_icon.setPixmap(
+                icon("offline", t["danger"] if c == "offline" else t["muted"]).pixmap(14, 14)
+            )
             self.conn_icon.setToolTip(
                 self.tr("Offline: the model endpoint is not reachable; memory work is queued")
                 if c == "offline"
                 else self.tr("Offline: no model connected; notes and graph still work")
             )
         else:
-            self.conn_icon.setPixmap(icon("online", t["muted"] if c == "unknown" else "#16a34a").pixmap(14, 14))
-            self.conn_icon.setToolTip(self.tr("Online") if c == "online" else self.tr("Model configured"))
+            self.conn_icon.setPixmap(
+                icon("online", t["muted"] if c == "unknown" else "#16a34a").pixmap(14, 14)
+            )
+            self.conn_icon.setToolTip(
+                self.tr("Online") if c == "online" else self.tr("Model configured")
+            )
         self.conn_icon.setAccessibleName(self.conn_icon.toolTip())

@@ -10,8 +10,12 @@ from desktop_app.ui import i18n
 # (its __init__ may pull lancedb, which must load only in the background)
 CATEGORIES: tuple[str, ...] = ("事实", "证据", "法条", "诉求", "时间线", "偏好")
 CATEGORY_LABELS_EN = {
-    "事实": "Fact", "证据": "Evidence", "法条": "Statute",
-    "诉求": "Claim", "时间线": "Timeline", "偏好": "Preference",
+    "事实": "Fact",
+    "证据": "Evidence",
+    "法条": "Statute",
+    "诉求": "Claim",
+    "时间线": "Timeline",
+    "偏好": "Preference",
 }
 
 
@@ -39,15 +43,26 @@ def status_label(status: str) -> str:
 def problem_text(kind: str, fallback: str) -> str:
     """The inline chat error for a Problem.kind, in the UI language."""
     texts = {
-        "not_configured": QCoreApplication.translate("Texts",
+        "not_configured": QCoreApplication.translate(
+            "Texts",
             "No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, "
             "or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.",
         ),
-        "auth": QCoreApplication.translate("Texts", "The API key was rejected. Check the key in Settings."),
-        "model_missing": QCoreApplication.translate("Texts", "The model does not exist on this endpoint. Pick another model in Settings."),
-        "rate_limited": QCoreApplication.translate("Texts", "The provider is rate limiting requests. Wait a moment, then retry."),
-        "unreachable": QCoreApplication.translate("Texts", "The model endpoint cannot be reached. Check the network or the base URL."),
-        "bad_response": QCoreApplication.translate("Texts", "The model sent an unusable answer. Try again."),
+        "auth": QCoreApplication.translate(
+            "Texts", "The API key was rejected. Check the key in Settings."
+        ),
+        "model_missing": QCoreApplication.translate(
+            "Texts", "The model does not exist on this endpoint. Pick another model in Settings."
+        ),
+        "rate_limited": QCoreApplication.translate(
+            "Texts", "The provider is rate limiting requests. Wait a moment, then retry."
+        ),
+        "unreachable": QCoreApplication.translate(
+            "Texts", "The model endpoint cannot be reached. Check the network or the base URL."
+        ),
+        "bad_response": QCoreApplication.translate(
+            "Texts", "The model sent an unusable answer. Try again."
+        ),
         "llm": QCoreApplication.translate("Texts", "The model call failed."),
         "storage": QCoreApplication.translate("Texts", "Reading or writing local data failed."),
     }
@@ -55,4 +70,7 @@ def problem_text(kind: str, fallback: str) -> str:
 
 
 def action_label(action: str) -> str:
-    return {"settings": QCoreApplication.translate("Texts", "Open Settings"), "retry": QCoreApplication.translate("Texts", "Retry")}.get(action, action)
+    return {
+        "settings": QCoreApplication.translate("Texts", "Open Settings"),
+        "retry": QCoreApplication.translate("Texts", "Retry"),
+    }.get(action, action)

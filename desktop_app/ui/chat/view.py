@@ -214,13 +214,19 @@ class ChatView(QWidget):
             self._banner(self.tr("Loading the memory library…"), [])
         elif self.host.state == "failed":
             self._banner(
-                getattr(self.host.error, "user_message", None) or self.tr("The memory library could not be opened."),
+                getattr(self.host.error, "user_message", None)
+                or self.tr("The memory library could not be opened."),
                 [],
             )
         elif ready and self.case_id is None:
             self._banner(
-                self.tr("No case yet. Create one, or load the demo case (a labour dispute) to look around."),
-                [(self.tr("Load demo case"), self.demoRequested), (self.tr("New case"), self.newCaseRequested)],
+                self.tr(
+                    "No case yet. Create one, or load the demo case (a labour dispute) to look around."
+                ),
+                [
+                    (self.tr("Load demo case"), self.demoRequested),
+                    (self.tr("New case"), self.newCaseRequested),
+                ],
             )
         elif self.host.llm is None:
             self._banner(
@@ -236,7 +242,9 @@ class ChatView(QWidget):
             self.empty.hide()
         else:
             self.empty.setText(
-                self.tr("Ask anything about this case.\nLexMem recalls the case's memories for every reply and learns from the conversation.")
+                self.tr(
+                    "Ask anything about this case.\nLexMem recalls the case's memories for every reply and learns from the conversation."
+                )
                 if self.case_id
                 else ""
             )
@@ -277,7 +285,9 @@ class ChatView(QWidget):
         self.memory_toggle.setIcon(icon("memory" if on else "shield"))
         self.memory_toggle.setText(self.tr("Memory on") if on else self.tr("Memory off"))
         self.memory_toggle.setToolTip(
-            self.tr("Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.")
+            self.tr(
+                "Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk."
+            )
             if on
             else self.tr("Memory is off: nothing is recalled or learned in this conversation.")
         )
@@ -542,4 +552,3 @@ class ChatView(QWidget):
         popup.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         popup.open()
         self._last_popup = popup
-

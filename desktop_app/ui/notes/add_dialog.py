@@ -27,7 +27,9 @@ class AddNoteDialog(QDialog):
         lay = QVBoxLayout(self)
         self.content = QPlainTextEdit()
         self.content.setPlaceholderText(
-            self.tr("One fact, understandable on its own, e.g. “The hearing is on 15 July 2024 at 9:30.”")
+            self.tr(
+                "One fact, understandable on its own, e.g. “The hearing is on 15 July 2024 at 9:30.”"
+            )
         )
         lay.addWidget(self.content, 1)
         form = QFormLayout()
@@ -47,12 +49,16 @@ class AddNoteDialog(QDialog):
         self.pinned = QCheckBox(self.tr("Always recall for this case"))
         form.addRow(self.tr("Pinned"), self.pinned)
         lay.addLayout(form)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText(self.tr("Add"))
         self.ok_button.setProperty("role", "primary")
         self.ok_button.setEnabled(False)
-        self.content.textChanged.connect(lambda: self.ok_button.setEnabled(bool(self.content.toPlainText().strip())))
+        self.content.textChanged.connect(
+            lambda: self.ok_button.setEnabled(bool(self.content.toPlainText().strip()))
+        )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)

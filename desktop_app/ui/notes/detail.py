@@ -95,7 +95,9 @@ class NoteDetail(QFrame):
         self.save_button.setProperty("role", "primary")
         self.save_button.clicked.connect(self._save)
         self.undo_button = QPushButton(icon("undo"), self.tr("Undo last change"))
-        self.undo_button.clicked.connect(lambda: self.note and self.undoRequested.emit(self.note.id))
+        self.undo_button.clicked.connect(
+            lambda: self.note and self.undoRequested.emit(self.note.id)
+        )
         row.addWidget(self.save_button)
         row.addWidget(self.undo_button)
         row.addStretch(1)
@@ -116,7 +118,9 @@ class NoteDetail(QFrame):
         self.unlink_button = QPushButton(icon("unlink"), self.tr("Remove link"))
         self.unlink_button.clicked.connect(self._unlink)
         self.unlink_button.setEnabled(False)
-        self.links.currentItemChanged.connect(lambda cur, _prev: self.unlink_button.setEnabled(cur is not None))
+        self.links.currentItemChanged.connect(
+            lambda cur, _prev: self.unlink_button.setEnabled(cur is not None)
+        )
         lay.addWidget(self.unlink_button, 0, Qt.AlignmentFlag.AlignLeft)
 
         lay.addWidget(self._section(self.tr("History")))
@@ -132,8 +136,12 @@ class NoteDetail(QFrame):
         self.expire_button.clicked.connect(self._expire_or_restore)
         self.delete_button = QPushButton(icon("trash", tokens()["danger"]), self.tr("Delete"))
         self.delete_button.setProperty("role", "danger")
-        self.delete_button.setToolTip(self.tr("Delete for good: the text is erased from every file"))
-        self.delete_button.clicked.connect(lambda: self.note and self.deleteRequested.emit(self.note.id))
+        self.delete_button.setToolTip(
+            self.tr("Delete for good: the text is erased from every file")
+        )
+        self.delete_button.clicked.connect(
+            lambda: self.note and self.deleteRequested.emit(self.note.id)
+        )
         actions.addWidget(self.expire_button)
         actions.addStretch(1)
         actions.addWidget(self.delete_button)
@@ -147,12 +155,26 @@ class NoteDetail(QFrame):
         return label
 
     # -- showing ---------------------------------------------------------------------------
-    def show_note(self, note: Any, links: list[Any] | None = None, history: list[Any] | None = None,
-                  titles: dict[str, str] | None = None) -> None:
+    def show_note(
+        self,
+        note: Any,
+        links: list[Any] | None = None,
+        history: list[Any] | None = None,
+        titles: dict[str, str] | None = None,
+    ) -> None:
         self.note = note
         enabled = note is not None
-        for w in (self.content, self.category, self.tags, self.pinned, self.save_button, self.undo_button,
-                  self.expire_button, self.delete_button, self.links):
+        for w in (
+            self.content,
+            self.category,
+            self.tags,
+            self.pinned,
+            self.save_button,
+            self.undo_button,
+            self.expire_button,
+            self.delete_button,
+            self.links,
+        ):
             w.setEnabled(enabled)
         if note is None:
             self.heading.setText(self.tr("No memory selected"))
@@ -164,16 +186,20 @@ class NoteDetail(QFrame):
             self.history.clear()
             return
         self.heading.setText(texts.category_label(note.category) or self.tr("Memory"))
-        self.heading.setStyleSheet(f"color: {CATEGORY_COLORS.get(note.category, tokens()['text'])};")
+        self.heading.setStyleSheet(
+            f"color: {CATEGORY_COLORS.get(note.category, tokens()['text'])};"
+        )
         scope = self.tr("Global") if note.case_id is None else self.tr("This case")
         self.meta.setText(
             " · ".join(
-                p for p in (
+                p
+                for p in (
                     texts.status_label(note.status),
                     scope,
                     self.tr("created %1").replace("%1", _fmt_date(note.created_at)),
                     self.tr("recalled %n times", "", note.retrieval_count),
-                ) if p
+                )
+                if p
             )
         )
         self.content.setPlainText(note.content)
@@ -181,7 +207,9 @@ class NoteDetail(QFrame):
         self.category.setCurrentIndex(max(i, 0))
         self.tags.setText(", ".join(note.tags))
         self.pinned.setChecked(bool(note.pinned))
-        self.expire_button.setText(self.tr("Restore") if note.status != "active" else self.tr("Expire"))
+        self.expire_button.setText(
+            self.tr("Restore") if note.status != "active" else self.tr("Expire")
+        )
         kw = ", ".join(note.keywords) or "—"
         # translated outside the f-string: lupdate does not look inside f-string expressions
         kw_label = html.escape(self.tr("Keywords"))
@@ -217,7 +245,11 @@ class NoteDetail(QFrame):
                 f"<p style='margin:4px 0'><span style='color:{t['muted']}'>{html.escape(_fmt_date(h.created_at))} · "
                 f"{html.escape(_actor_label(self, h.actor))}</span> <b>{html.escape(h.action)}</b>"
                 + (f"<br>{html.escape(h.reason)}" if h.reason else "")
-                + (f"<br><span style='color:{t['muted']}'>{html.escape(change)}</span>" if change else "")
+                + (
+                    f"<br><span style='color:{t['muted']}'>{html.escape(change)}</span>"
+                    if change
+                    else ""
+                )
                 + "</p>"
             )
         self.history.setHtml("".join(rows) or f"<p style='color:{t['muted']}'>—</p>")
@@ -291,8 +323,10 @@ def _describe_change(before: dict | None, after: dict | None) -> str:
             continue
         a, b = before.get(key), after.get(key)
         if a != b:
+
             def short(v: Any) -> str:
                 s = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
                 return s if len(s) <= 60 else s[:59] + "…"
+
             parts.append(f"{key}: {short(a)} → {short(b)}")
     return "; ".join(parts[:4])

@@ -77,8 +77,11 @@ class NotesTableModel(QAbstractTableModel):
         self._set_loading(True)
         order_by, desc = self._order_by, self._descending
         if q.text.strip():
+
             def run(e: Any) -> tuple[list[Any], int]:
-                hits = e.search(q.text, case_id=q.case_id, k=PAGE_SIZE, include_inactive=q.status != "active")
+                hits = e.search(
+                    q.text, case_id=q.case_id, k=PAGE_SIZE, include_inactive=q.status != "active"
+                )
                 notes = [h.note for h in hits]
                 if q.status is not None:
                     notes = [n for n in notes if n.status == q.status]
@@ -88,15 +91,27 @@ class NotesTableModel(QAbstractTableModel):
                     notes = [n for n in notes if n.case_id == q.case_id]
                 return notes, len(notes)
         else:
+
             def run(e: Any) -> tuple[list[Any], int]:
                 total = e.count_notes(q.case_id, q.include_global, q.status, q.category)
                 notes = e.list_notes(
-                    q.case_id, q.include_global, q.status, q.category,
-                    limit=PAGE_SIZE, offset=0, order_by=order_by, descending=desc,
+                    q.case_id,
+                    q.include_global,
+                    q.status,
+                    q.category,
+                    limit=PAGE_SIZE,
+                    offset=0,
+                    order_by=order_by,
+                    descending=desc,
                 )
                 return notes, total
 
-        self.host.call(run, lambda r: self._first_page(gen, r), lambda exc: self._failed(gen, exc), name="notes-page")
+        self.host.call(
+            run,
+            lambda r: self._first_page(gen, r),
+            lambda exc: self._failed(gen, exc),
+            name="notes-page",
+        )
 
     def _first_page(self, gen: int, result: tuple[list[Any], int]) -> None:
         if gen != self._generation:
@@ -126,8 +141,14 @@ class NotesTableModel(QAbstractTableModel):
         self._set_loading(True)
         self.host.call(
             lambda e: e.list_notes(
-                q.case_id, q.include_global, q.status, q.category,
-                limit=PAGE_SIZE, offset=offset, order_by=order_by, descending=desc,
+                q.case_id,
+                q.include_global,
+                q.status,
+                q.category,
+                limit=PAGE_SIZE,
+                offset=offset,
+                order_by=order_by,
+                descending=desc,
             ),
             lambda notes: self._more(gen, notes),
             lambda exc: self._failed(gen, exc),
@@ -191,7 +212,9 @@ class NotesTableModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt default)
         return 0 if parent.isValid() else 6
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:

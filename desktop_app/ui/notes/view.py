@@ -86,7 +86,9 @@ class NotesView(QWidget):
             self.status.addItem(label, value)
         bar.addWidget(self.status)
         self.include_global = QCheckBox(self.tr("Global too"))
-        self.include_global.setToolTip(self.tr("Also show global memories (preferences, reusable knowledge)"))
+        self.include_global.setToolTip(
+            self.tr("Also show global memories (preferences, reusable knowledge)")
+        )
         bar.addWidget(self.include_global)
         bar.addStretch(1)
 
@@ -109,10 +111,16 @@ class NotesView(QWidget):
         self.more.setToolTip(self.tr("Import and export"))
         self.more.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self)
-        self.act_import = menu.addAction(icon("import"), self.tr("Import JSON Lines…"), self.import_jsonl)
+        self.act_import = menu.addAction(
+            icon("import"), self.tr("Import JSON Lines…"), self.import_jsonl
+        )
         menu.addSeparator()
-        self.act_export_jsonl = menu.addAction(icon("export"), self.tr("Export JSON Lines…"), self.export_jsonl)
-        self.act_export_md = menu.addAction(icon("export"), self.tr("Export Markdown…"), self.export_markdown)
+        self.act_export_jsonl = menu.addAction(
+            icon("export"), self.tr("Export JSON Lines…"), self.export_jsonl
+        )
+        self.act_export_md = menu.addAction(
+            icon("export"), self.tr("Export Markdown…"), self.export_markdown
+        )
         self.more.setMenu(menu)
         bar.addWidget(self.more)
         self.merge_button = QPushButton(icon("merge"), self.tr("Merge"))
@@ -148,7 +156,12 @@ class NotesView(QWidget):
         header.setSectionResizeMode(COL_PIN, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(COL_PIN, 30)
         header.setSectionResizeMode(COL_CONTENT, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((COL_CATEGORY, 76), (COL_STATUS, 76), (COL_CREATED, 96), (COL_UPDATED, 96)):
+        for col, width in (
+            (COL_CATEGORY, 76),
+            (COL_STATUS, 76),
+            (COL_CREATED, 96),
+            (COL_UPDATED, 96),
+        ):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         # the detail panel needs the room; "Updated" comes back from the header's menu
@@ -197,9 +210,15 @@ class NotesView(QWidget):
         self.model.failed.connect(lambda exc: self._error(exc))
 
         self.detail.saveRequested.connect(self._save)
-        self.detail.undoRequested.connect(lambda nid: self._edit(nid, lambda e: e.undo_last_change(nid)))
-        self.detail.expireRequested.connect(lambda nid: self._edit(nid, lambda e: e.expire_note(nid, reason="expired by hand")))
-        self.detail.restoreRequested.connect(lambda nid: self._edit(nid, lambda e: e.restore_note(nid)))
+        self.detail.undoRequested.connect(
+            lambda nid: self._edit(nid, lambda e: e.undo_last_change(nid))
+        )
+        self.detail.expireRequested.connect(
+            lambda nid: self._edit(nid, lambda e: e.expire_note(nid, reason="expired by hand"))
+        )
+        self.detail.restoreRequested.connect(
+            lambda nid: self._edit(nid, lambda e: e.restore_note(nid))
+        )
         self.detail.deleteRequested.connect(self.delete_note)
         self.detail.unlinkRequested.connect(self._unlink)
         self.detail.openNoteRequested.connect(self.select_note)
@@ -249,8 +268,14 @@ class NotesView(QWidget):
             self.timeline.set_notes(self.model.notes(), self._selected_id)
             return
         self.host.call(
-            lambda e: e.list_notes(q.case_id, q.include_global, q.status, q.category, order_by="created_at"),
-            lambda notes: self.timeline.set_notes(notes, self._selected_id) if q == self.current_query() else None,
+            lambda e: e.list_notes(
+                q.case_id, q.include_global, q.status, q.category, order_by="created_at"
+            ),
+            lambda notes: (
+                self.timeline.set_notes(notes, self._selected_id)
+                if q == self.current_query()
+                else None
+            ),
             self._error,
             name="timeline",
         )
@@ -275,7 +300,11 @@ class NotesView(QWidget):
         if self.search.text().strip():
             self.count_label.setText(self.tr("%n matching memories", "", shown))
         elif shown < total:
-            self.count_label.setText(self.tr("%1 of %2 memories (scroll for more)").replace("%1", str(shown)).replace("%2", str(total)))
+            self.count_label.setText(
+                self.tr("%1 of %2 memories (scroll for more)")
+                .replace("%1", str(shown))
+                .replace("%2", str(total))
+            )
         else:
             self.count_label.setText(self.tr("%n memories", "", total))
 
@@ -283,7 +312,9 @@ class NotesView(QWidget):
     def _select_row(self, row: int) -> None:
         index = self.model.index(row, COL_CONTENT)
         self.table.selectionModel().setCurrentIndex(
-            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
         )
         self.table.scrollTo(index)
 
@@ -310,7 +341,11 @@ class NotesView(QWidget):
         self._update_actions()
         if not notes:
             return
-        note = notes[0] if len(notes) == 1 else self.model.note_at(self.table.currentIndex().row()) or notes[0]
+        note = (
+            notes[0]
+            if len(notes) == 1
+            else self.model.note_at(self.table.currentIndex().row()) or notes[0]
+        )
         if note.id != self._selected_id or self.detail.note is None:
             self._selected_id = note.id
             self._load_detail(note.id)
@@ -340,13 +375,18 @@ class NotesView(QWidget):
             name="note-detail",
         )
 
-    def _show_detail(self, token: int, note: Any, links: list[Any], history: list[Any], titles: dict[str, str]) -> None:
+    def _show_detail(
+        self, token: int, note: Any, links: list[Any], history: list[Any], titles: dict[str, str]
+    ) -> None:
         if token == self._detail_token:
             self.detail.show_note(note, links, history, titles)
 
     # -- editing ---------------------------------------------------------------------------
     def _save(self, note_id: str, changes: dict[str, Any]) -> None:
-        self._edit(note_id, lambda e: e.update_note(note_id, actor="user", reason="edited by hand", **changes))
+        self._edit(
+            note_id,
+            lambda e: e.update_note(note_id, actor="user", reason="edited by hand", **changes),
+        )
 
     def _edit(self, note_id: str, fn: Any) -> None:
         def done(note: Any) -> None:
@@ -369,8 +409,14 @@ class NotesView(QWidget):
         case_id = None if v["global"] else self.case_id
         self.add_note_values(v["content"], case_id, v["category"], v["tags"], v["pinned"])
 
-    def add_note_values(self, content: str, case_id: str | None, category: str | None = None,
-                        tags: list[str] | None = None, pinned: bool = False) -> None:
+    def add_note_values(
+        self,
+        content: str,
+        case_id: str | None,
+        category: str | None = None,
+        tags: list[str] | None = None,
+        pinned: bool = False,
+    ) -> None:
         def done(result: Any) -> None:
             self._pending_select = result.note.id
             action = {
@@ -383,7 +429,14 @@ class NotesView(QWidget):
             self.apply_filters()
 
         self.host.call(
-            lambda e: e.add_note(content, case_id=case_id, category=category, source="manual", pinned=pinned, tags=tags),
+            lambda e: e.add_note(
+                content,
+                case_id=case_id,
+                category=category,
+                source="manual",
+                pinned=pinned,
+                tags=tags,
+            ),
             done,
             self._error,
             origin=self,
@@ -392,11 +445,17 @@ class NotesView(QWidget):
 
     def delete_note(self, note_id: str) -> None:
         note = self.detail.note if self.detail.note and self.detail.note.id == note_id else None
-        preview = (note.content[:60] + "…") if note and len(note.content) > 60 else (note.content if note else "")
+        preview = (
+            (note.content[:60] + "…")
+            if note and len(note.content) > 60
+            else (note.content if note else "")
+        )
         if not dialogs.confirm(
             self,
             self.tr("Delete memory"),
-            self.tr("Delete this memory for good? Its text, history and links are erased and cannot be restored.\n\n%1").replace("%1", preview),
+            self.tr(
+                "Delete this memory for good? Its text, history and links are erased and cannot be restored.\n\n%1"
+            ).replace("%1", preview),
             danger=True,
         ):
             return
@@ -441,7 +500,12 @@ class NotesView(QWidget):
                 else self.tr("%1 backups still hold the text.").replace("%1", str(len(left)))
             )
 
-        self.host.call(lambda _e: backups.purge_from_backups(text=text), purged, self._error, name="purge-backups")
+        self.host.call(
+            lambda _e: backups.purge_from_backups(text=text),
+            purged,
+            self._error,
+            name="purge-backups",
+        )
 
     def merge_selected(self) -> None:
         notes = self.selected_notes()
@@ -451,8 +515,11 @@ class NotesView(QWidget):
         if not dialogs.confirm(
             self,
             self.tr("Merge memories"),
-            self.tr("Merge the second memory into the first? The second is kept in history as superseded.\n\n1. %1\n2. %2")
-            .replace("%1", keep.content[:80]).replace("%2", other.content[:80]),
+            self.tr(
+                "Merge the second memory into the first? The second is kept in history as superseded.\n\n1. %1\n2. %2"
+            )
+            .replace("%1", keep.content[:80])
+            .replace("%2", other.content[:80]),
         ):
             return
         self._pending_select = keep.id
@@ -460,7 +527,13 @@ class NotesView(QWidget):
         def done(_note: Any) -> None:
             self.apply_filters()
 
-        self.host.call(lambda e: e.merge_notes(keep.id, other.id), done, self._error, origin=self, name="merge-notes")
+        self.host.call(
+            lambda e: e.merge_notes(keep.id, other.id),
+            done,
+            self._error,
+            origin=self,
+            name="merge-notes",
+        )
 
     def link_selected(self) -> None:
         notes = self.selected_notes()
@@ -474,7 +547,9 @@ class NotesView(QWidget):
                 self._load_detail(self._selected_id)
 
         self.host.call(
-            lambda e: e.link_notes(a.id, b.id, kind="manual", strength=1.0, reason="linked by hand"),
+            lambda e: e.link_notes(
+                a.id, b.id, kind="manual", strength=1.0, reason="linked by hand"
+            ),
             done,
             self._error,
             origin=self,
@@ -486,7 +561,9 @@ class NotesView(QWidget):
             if self._selected_id:
                 self._load_detail(self._selected_id)
 
-        self.host.call(lambda e: e.unlink_notes(src, dst), done, self._error, origin=self, name="unlink-notes")
+        self.host.call(
+            lambda e: e.unlink_notes(src, dst), done, self._error, origin=self, name="unlink-notes"
+        )
 
     def _operation_executed(self, changes: Any, origin: object) -> None:
         if origin is self:
@@ -505,7 +582,11 @@ class NotesView(QWidget):
         if len(notes) == 1:
             n = notes[0]
             if n.status == "active":
-                menu.addAction(icon("expire"), self.tr("Expire"), lambda: self.detail.expireRequested.emit(n.id))
+                menu.addAction(
+                    icon("expire"),
+                    self.tr("Expire"),
+                    lambda: self.detail.expireRequested.emit(n.id),
+                )
             menu.addAction(icon("trash"), self.tr("Delete…"), lambda: self.delete_note(n.id))
         menu.exec(self.table.viewport().mapToGlobal(pos))
 
@@ -520,7 +601,9 @@ class NotesView(QWidget):
 
     # -- import / export -------------------------------------------------------------------
     def import_jsonl(self) -> None:
-        path = dialogs.open_file(self, self.tr("Import memories"), self.tr("JSON Lines (*.jsonl *.json);;All files (*)"))
+        path = dialogs.open_file(
+            self, self.tr("Import memories"), self.tr("JSON Lines (*.jsonl *.json);;All files (*)")
+        )
         if path:
             self.import_from(path)
 
@@ -531,21 +614,35 @@ class NotesView(QWidget):
             self.statusMessage.emit(self.tr("Imported %n memories.", "", len(results)))
             self.apply_filters()
 
-        self.host.call(lambda e: e.import_jsonl(path, case_id=case_id), done, self._error, origin=self, name="import")
+        self.host.call(
+            lambda e: e.import_jsonl(path, case_id=case_id),
+            done,
+            self._error,
+            origin=self,
+            name="import",
+        )
 
     def export_jsonl(self) -> None:
-        path = dialogs.save_file(self, self.tr("Export memories"), "lexmem-notes.jsonl", self.tr("JSON Lines (*.jsonl)"))
+        path = dialogs.save_file(
+            self, self.tr("Export memories"), "lexmem-notes.jsonl", self.tr("JSON Lines (*.jsonl)")
+        )
         if path:
             self.export_to(path, "jsonl")
 
     def export_markdown(self) -> None:
-        path = dialogs.save_file(self, self.tr("Export memories"), "lexmem-notes.md", self.tr("Markdown (*.md)"))
+        path = dialogs.save_file(
+            self, self.tr("Export memories"), "lexmem-notes.md", self.tr("Markdown (*.md)")
+        )
         if path:
             self.export_to(path, "md")
 
     def export_to(self, path: str, kind: str) -> None:
         case_id = self.case_id
-        fn = (lambda e: e.export_jsonl(path, case_id)) if kind == "jsonl" else (lambda e: e.export_markdown(path, case_id))
+        fn = (
+            (lambda e: e.export_jsonl(path, case_id))
+            if kind == "jsonl"
+            else (lambda e: e.export_markdown(path, case_id))
+        )
         self.host.call(
             fn,
             lambda n: self.statusMessage.emit(self.tr("Exported %n memories.", "", int(n or 0))),

@@ -54,7 +54,9 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._look_page(), icon("settings"), self.tr("Appearance"))
         self.tabs.addTab(self._data_page(), icon("folder"), self.tr("Data"))
         lay.addWidget(self.tabs, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
         self.save_button.setText(self.tr("Save"))
         self.save_button.setProperty("role", "primary")
@@ -91,7 +93,9 @@ class SettingsDialog(QDialog):
         self.show_key = QPushButton(self.tr("Show"))
         self.show_key.setCheckable(True)
         self.show_key.toggled.connect(
-            lambda on: self.api_key.setEchoMode(QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password)
+            lambda on: self.api_key.setEchoMode(
+                QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password
+            )
         )
         key_row.addWidget(self.show_key)
         form.addRow(self.tr("API key"), key_row)
@@ -105,7 +109,9 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Chat model"), self.chat_model)
         self.memory_model = QComboBox()
         self.memory_model.setEditable(True)
-        self.memory_model.setToolTip(self.tr("Used for note construction and extraction; may be a cheaper model"))
+        self.memory_model.setToolTip(
+            self.tr("Used for note construction and extraction; may be a cheaper model")
+        )
         form.addRow(self.tr("Memory model"), self.memory_model)
 
         test_row = QHBoxLayout()
@@ -118,7 +124,9 @@ class SettingsDialog(QDialog):
         test_row.addWidget(self.test_result, 1)
         form.addRow("", test_row)
         privacy = QLabel(
-            self.tr("Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer.")
+            self.tr(
+                "Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer."
+            )
         )
         privacy.setObjectName("Muted")
         privacy.setWordWrap(True)
@@ -133,17 +141,23 @@ class SettingsDialog(QDialog):
         self.recall_threshold.setRange(0.0, 1.0)
         self.recall_threshold.setSingleStep(0.05)
         self.recall_threshold.setDecimals(2)
-        self.recall_threshold.setToolTip(self.tr("How similar a memory must be to the question to be used (0–1)"))
+        self.recall_threshold.setToolTip(
+            self.tr("How similar a memory must be to the question to be used (0–1)")
+        )
         form.addRow(self.tr("Similarity threshold"), self.recall_threshold)
         self.max_memories = QSpinBox()
         self.max_memories.setRange(0, 50)
-        self.max_memories.setToolTip(self.tr("At most this many memories are given to the model per reply"))
+        self.max_memories.setToolTip(
+            self.tr("At most this many memories are given to the model per reply")
+        )
         form.addRow(self.tr("Memories per reply"), self.max_memories)
         self.recency_weight = QDoubleSpinBox()
         self.recency_weight.setRange(0.0, 1.0)
         self.recency_weight.setSingleStep(0.05)
         self.recency_weight.setDecimals(2)
-        self.recency_weight.setToolTip(self.tr("How much newer memories are preferred (0 = not at all)"))
+        self.recency_weight.setToolTip(
+            self.tr("How much newer memories are preferred (0 = not at all)")
+        )
         form.addRow(self.tr("Recency weight"), self.recency_weight)
         return page
 
@@ -176,13 +190,17 @@ class SettingsDialog(QDialog):
         lay.addWidget(path)
         row = QHBoxLayout()
         open_button = QPushButton(icon("folder"), self.tr("Open data folder"))
-        open_button.clicked.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.host.data_dir))))
+        open_button.clicked.connect(
+            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.host.data_dir)))
+        )
         row.addWidget(open_button)
         row.addStretch(1)
         lay.addLayout(row)
         lay.addSpacing(12)
         note = QLabel(
-            self.tr("A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder).")
+            self.tr(
+                "A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder)."
+            )
         )
         note.setWordWrap(True)
         note.setObjectName("Muted")
@@ -290,13 +308,17 @@ class SettingsDialog(QDialog):
             if not needs_key:
                 self.api_key.setPlaceholderText(self.tr("Not needed for this provider"))
             elif stored:
-                self.api_key.setPlaceholderText(self.tr("•••••••• saved in the system keyring — type to replace"))
+                self.api_key.setPlaceholderText(
+                    self.tr("•••••••• saved in the system keyring — type to replace")
+                )
             else:
                 self.api_key.setPlaceholderText(self.tr("Paste your API key"))
             self.key_note.setText(
                 self.tr("The key is stored only in the system keyring, never in a file.")
                 if persistent
-                else self.tr("No system keyring is available: the key is kept for this session only.")
+                else self.tr(
+                    "No system keyring is available: the key is kept for this session only."
+                )
             )
 
         self._ops.append(run_op(work, on_success=show, name="key-note"))
@@ -317,19 +339,31 @@ class SettingsDialog(QDialog):
                 client.close()
 
         def ok(models: list[str]) -> None:
-            self.test_result.setStyleSheet(f"color: {'#16a34a' if not theme.is_dark() else '#4ade80'}")
+            self.test_result.setStyleSheet(
+                f"color: {'#16a34a' if not theme.is_dark() else '#4ade80'}"
+            )
             self.test_result.setText(
-                self.tr("Connected. %n models available.", "", len(models)) if models else self.tr("Connected.")
+                self.tr("Connected. %n models available.", "", len(models))
+                if models
+                else self.tr("Connected.")
             )
             if models:
-                self._set_models(models, self.chat_model.currentText(), self.memory_model.currentText())
+                self._set_models(
+                    models, self.chat_model.currentText(), self.memory_model.currentText()
+                )
 
         def failed(exc: BaseException) -> None:
             self.test_result.setStyleSheet(f"color: {theme.tokens()['danger']}")
             self.test_result.setText(getattr(exc, "user_message", None) or str(exc))
 
         self._ops.append(
-            run_op(work, on_success=ok, on_failure=failed, on_finally=lambda: self.test_button.setEnabled(True), name="test-connection")
+            run_op(
+                work,
+                on_success=ok,
+                on_failure=failed,
+                on_finally=lambda: self.test_button.setEnabled(True),
+                name="test-connection",
+            )
         )
 
     def save(self) -> None:
@@ -339,7 +373,9 @@ class SettingsDialog(QDialog):
             try:
                 llm_setup.secret_store().set(llm_setup.key_id(s), typed)
             except Exception as exc:
-                dialogs.error(self, self.tr("Settings"), getattr(exc, "user_message", None) or str(exc))
+                dialogs.error(
+                    self, self.tr("Settings"), getattr(exc, "user_message", None) or str(exc)
+                )
                 return
         old = self.host.settings
         self.host.apply_settings(s)
@@ -348,7 +384,11 @@ class SettingsDialog(QDialog):
             if app is not None:
                 theme.apply(app, s.theme)
         if i18n.resolve(s.language) != i18n.current():
-            dialogs.inform(self, self.tr("Settings"), self.tr("The new language applies after LexMem restarts."))
+            dialogs.inform(
+                self,
+                self.tr("Settings"),
+                self.tr("The new language applies after LexMem restarts."),
+            )
         self.applied.emit(s)
         self.accept()
 
@@ -356,7 +396,9 @@ class SettingsDialog(QDialog):
         if self.host.engine is None:
             return
         default = backups_dir(self.host.data_dir) / f"lexmem-{datetime.now():%Y%m%d-%H%M%S}.sqlite3"
-        path = dialogs.save_file(self, self.tr("Back up"), str(default), self.tr("SQLite database (*.sqlite3)"))
+        path = dialogs.save_file(
+            self, self.tr("Back up"), str(default), self.tr("SQLite database (*.sqlite3)")
+        )
         if not path:
             return
         self.backup_to(Path(path))
@@ -365,13 +407,19 @@ class SettingsDialog(QDialog):
         self.data_result.setText(self.tr("Backing up…"))
         self.host.call(
             lambda e: e.backup(path),
-            lambda p: self.data_result.setText(self.tr("Backup written to %1").replace("%1", str(p))),
+            lambda p: self.data_result.setText(
+                self.tr("Backup written to %1").replace("%1", str(p))
+            ),
             lambda exc: self.data_result.setText(getattr(exc, "user_message", None) or str(exc)),
             name="backup",
         )
 
     def restore(self) -> None:
-        path = dialogs.open_file(self, self.tr("Restore from backup"), self.tr("SQLite database (*.sqlite3 *.db);;All files (*)"))
+        path = dialogs.open_file(
+            self,
+            self.tr("Restore from backup"),
+            self.tr("SQLite database (*.sqlite3 *.db);;All files (*)"),
+        )
         if not path:
             return
         if not dialogs.confirm(
@@ -390,7 +438,9 @@ class SettingsDialog(QDialog):
         def done(exc: BaseException | None) -> None:
             self.restore_button.setEnabled(True)
             self.data_result.setText(
-                self.tr("Restored.") if exc is None else (getattr(exc, "user_message", None) or str(exc))
+                self.tr("Restored.")
+                if exc is None
+                else (getattr(exc, "user_message", None) or str(exc))
             )
 
         self.host.restore_from(path, done)
