@@ -11,7 +11,8 @@ pairs from legal notes): 12 restatements of the same fact score 0.68-0.98 (media
 restatements found: a proposal the lawyer trusts beats one that needs checking; 0.90 finds
 9 of 12 but proposes the 补偿金/赔偿金 pair).  Similarity alone cannot tell 8000 from 9500,
 so the figures decide: a pair whose notes both carry figures or dates, and not the same
-ones, is never a duplicate; above 0.80 it is proposed as a possible update instead.
+ones, is never a duplicate; above 0.80, and worded alike once the figures are set aside
+(WORDING_OVERLAP), it is proposed as a possible update instead.
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ DONE_WORDS: tuple[str, ...] = (
 _FULL_DATE = re.compile(r"(\d{4})\s*[年\-/.]\s*(\d{1,2})\s*[月\-/.]\s*(\d{1,2})\s*[日号]?")
 _MONTH_DAY = re.compile(r"(?<!\d)(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+#: what is left of a text once figures, spaces and punctuation are gone ("月薪元")
+_NOT_WORDING = re.compile(r"[\d\s\W_]+")
+#: a possible update keeps the wording: the character-bigram overlap (Jaccard) of the two
+#: texts without their figures.  "月薪8000元"/"月薪9500元" 1.0; a different person's salary
+#: ("张三的…月薪8000元"/"李四的…月薪9000元") 0.69
+WORDING_OVERLAP = 0.8
 #: a year-less date more than this before the note was written means the next year's
 _ROLL_FORWARD = timedelta(days=31)
 #: rows of the similarity matrix computed at once (10k notes: 1024 x 10k floats = 40 MB)
@@ -86,6 +93,16 @@ def figures(text: str) -> Counter[str]:
     """The figures and dates of a text (full-width digits folded), as a multiset:
     "月薪8000元" → {"8000"}; "2025年6月1日" → {"2025", "6", "1"}."""
     return Counter(m.group().replace(",", "") for m in _FIGURE.finditer(_normal(text)))
+
+
+def wording(text: str) -> frozenset[str]:
+    """The character bigrams of a text without its figures and punctuation."""
+    bare = _NOT_WORDING.sub("", _normal(text))
+    return frozenset(bare[i : i + 2] for i in range(max(len(bare) - 1, 1)))
+
+
+def same_wording(a: frozenset[str], b: frozenset[str]) -> bool:
+    return len(a & b) >= WORDING_OVERLAP * len(a | b)
 
 
 def _safe_date(year: int, month: int, day: int) -> date | None:
@@ -189,11 +206,17 @@ def duplicates_and_updates(
     update_threshold: float,
 ) -> list[Candidate]:
     """Near-duplicate groups (same figures, similarity ≥ ``duplicate_threshold``) and
-    possible updates (both notes carry figures or dates, different ones, similarity ≥
-    ``update_threshold``), each update as (older, newer)."""
+    possible updates (both notes carry figures or dates, different ones, the same wording
+    otherwise, similarity ≥ ``update_threshold``), each update as (older, newer)."""
     if len(notes) < 2:
         return []
     sigs = [figures(n.content) for n in notes]
+    words: dict[int, frozenset[str]] = {}
+
+    def wording_of(i: int) -> frozenset[str]:
+        if i not in words:
+            words[i] = wording(notes[i].content)
+        return words[i]
     parent = list(range(len(notes)))
     #: the figures of each group (a group never joins two different non-empty sets)
     group_sig: dict[int, Counter[str]] = {i: s for i, s in enumerate(sigs) if s}
@@ -209,7 +232,7 @@ def duplicates_and_updates(
     pairs = similar_pairs(vectors, min(duplicate_threshold, update_threshold))
     for i, j, sim in sorted(pairs, key=lambda p: -p[2]):
         if sigs[i] and sigs[j] and sigs[i] != sigs[j]:
-            if sim >= update_threshold:
+            if sim >= update_threshold and same_wording(wording_of(i), wording_of(j)):
                 older, newer = sorted(
                     (notes[i], notes[j]), key=lambda n: (n.valid_from or n.created_at, n.id)
                 )

@@ -106,6 +106,13 @@ def test_a_figure_less_note_never_joins_8000_and_9500_into_one_group():
     assert any(c.kind == "update" and set(c.note_ids) == {"0", "2"} for c in found)
 
 
+def test_a_different_persons_salary_is_neither_duplicate_nor_update():
+    texts = ["张三的劳动合同约定月薪8000元", "李四的劳动合同约定月薪9000元"]
+    notes = [_fake_note(str(i), t) for i, t in enumerate(texts)]
+    vectors = np.ones((2, 4), np.float32) / 2.0
+    assert maintenance.duplicates_and_updates(notes, vectors, 0.91, 0.80) == []
+
+
 def test_passed_hearings_and_deadlines_are_proposed_for_expiry(engine):
     case = engine.create_case("诉讼时效")
     written = NOW - timedelta(days=120)
