@@ -217,6 +217,7 @@ def duplicates_and_updates(
         if i not in words:
             words[i] = wording(notes[i].content)
         return words[i]
+
     parent = list(range(len(notes)))
     #: the figures of each group (a group never joins two different non-empty sets)
     group_sig: dict[int, Counter[str]] = {i: s for i, s in enumerate(sigs) if s}
