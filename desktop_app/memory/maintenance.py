@@ -12,11 +12,15 @@ restatements found: a proposal the lawyer trusts beats one that needs checking; 
 9 of 12 but proposes the 补偿金/赔偿金 pair).  Similarity alone cannot tell 8000 from 9500,
 so the figures decide: a pair whose notes both carry figures or dates, and not the same
 ones, is never a duplicate; above 0.80, and worded alike once the figures are set aside
-(WORDING_OVERLAP), it is proposed as a possible update instead.
+(WORDING_OVERLAP), it is proposed as a possible update instead.  USE barely sees a swapped
+name either ("…法定代表人为郭伟杰"/"…为胡敏芳" 0.93 in the benchmark), so a pair whose texts
+differ only by words swapped in place (:func:`swaps_only`) is a parallel fact, never
+proposed; that also removes the 补偿金/赔偿金, 李四/王五 and 入职/离职 pairs above.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections import Counter
@@ -71,6 +75,9 @@ _NOT_WORDING = re.compile(r"[\d\s\W_]+")
 #: texts without their figures.  "月薪8000元"/"月薪9500元" 1.0; a different person's salary
 #: ("张三的…月薪8000元"/"李四的…月薪9000元") 0.69
 WORDING_OVERLAP = 0.8
+#: the longest stretch of one text swapped for another that still reads as a swapped name
+#: or act (Chinese names are 2-4 characters)
+SWAP_SPAN = 4
 #: a year-less date more than this before the note was written means the next year's
 _ROLL_FORWARD = timedelta(days=31)
 #: rows of the similarity matrix computed at once (10k notes: 1024 x 10k floats = 40 MB)
@@ -97,12 +104,41 @@ def figures(text: str) -> Counter[str]:
 
 def wording(text: str) -> frozenset[str]:
     """The character bigrams of a text without its figures and punctuation."""
-    bare = _NOT_WORDING.sub("", _normal(text))
+    bare = bare_wording(text)
     return frozenset(bare[i : i + 2] for i in range(max(len(bare) - 1, 1)))
 
 
 def same_wording(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(a & b) >= WORDING_OVERLAP * len(a | b)
+
+
+def bare_wording(text: str) -> str:
+    return _NOT_WORDING.sub("", _normal(text))
+
+
+def swaps_only(a: str, b: str) -> bool:
+    """Do two figure-less texts differ only by words swapped in place, nothing added or
+    dropped?  "证人李四目睹…"/"证人王五目睹…", "于入职时签署"/"于离职时签署": the same
+    sentence about another person or another act — a parallel fact, not a restatement
+    (which adds or drops words: "原告入职时签了保密协议"/"原告于入职时签署了保密协议")."""
+    if a == b:
+        return False
+    ops = [op for op, *_ in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()]
+    if all(op in ("equal", "replace") for op in ops):
+        return True
+    # names that share a character ("刘涛磊"/"刘磊伟") align as insert + delete: look at
+    # the one stretch between the common start and end instead
+    start = len(_common_prefix(a, b))
+    end = len(_common_prefix(a[start:][::-1], b[start:][::-1]))
+    mid_a, mid_b = a[start : len(a) - end], b[start : len(b) - end]
+    return 0 < len(mid_a) <= SWAP_SPAN and 0 < len(mid_b) <= SWAP_SPAN
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
 
 
 def _safe_date(year: int, month: int, day: int) -> date | None:
@@ -211,12 +247,12 @@ def duplicates_and_updates(
     if len(notes) < 2:
         return []
     sigs = [figures(n.content) for n in notes]
-    words: dict[int, frozenset[str]] = {}
+    bare: dict[int, str] = {}
 
-    def wording_of(i: int) -> frozenset[str]:
-        if i not in words:
-            words[i] = wording(notes[i].content)
-        return words[i]
+    def bare_of(i: int) -> str:
+        if i not in bare:
+            bare[i] = bare_wording(notes[i].content)
+        return bare[i]
 
     parent = list(range(len(notes)))
     #: the figures of each group (a group never joins two different non-empty sets)
@@ -232,8 +268,10 @@ def duplicates_and_updates(
     out: list[Candidate] = []
     pairs = similar_pairs(vectors, min(duplicate_threshold, update_threshold))
     for i, j, sim in sorted(pairs, key=lambda p: -p[2]):
+        if swaps_only(bare_of(i), bare_of(j)):
+            continue  # a parallel fact (another person, another act), whatever its figures
         if sigs[i] and sigs[j] and sigs[i] != sigs[j]:
-            if sim >= update_threshold and same_wording(wording_of(i), wording_of(j)):
+            if sim >= update_threshold and same_wording(wording(bare_of(i)), wording(bare_of(j))):
                 older, newer = sorted(
                     (notes[i], notes[j]), key=lambda n: (n.valid_from or n.created_at, n.id)
                 )

@@ -113,6 +113,17 @@ def test_a_different_persons_salary_is_neither_duplicate_nor_update():
     assert maintenance.duplicates_and_updates(notes, vectors, 0.91, 0.80) == []
 
 
+def test_parallel_facts_about_other_people_are_not_duplicates():
+    texts = ["证人李四目睹了事故经过", "证人王五目睹了事故经过", "原告于离职时签署了离职协议"]
+    notes = [_fake_note(str(i), t) for i, t in enumerate(texts)]
+    vectors = np.ones((3, 4), np.float32) / 2.0
+    assert maintenance.duplicates_and_updates(notes, vectors, 0.91, 0.80) == []
+    assert not maintenance.swaps_only(
+        maintenance.bare_wording("原告于入职时签署了保密协议"),
+        maintenance.bare_wording("原告入职时签了保密协议"),
+    )
+
+
 def test_passed_hearings_and_deadlines_are_proposed_for_expiry(engine):
     case = engine.create_case("诉讼时效")
     written = NOW - timedelta(days=120)
