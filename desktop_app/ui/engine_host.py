@@ -60,6 +60,10 @@ def memory_config(settings: Settings) -> Any:
         recall_threshold=settings.recall_threshold,
         max_memories=settings.max_memories,
         recency_weight=settings.recency_weight,
+        maintenance_enabled=settings.maintenance_enabled,
+        maintenance_period_days=float(settings.maintenance_period_days),
+        maintenance_stale_days=float(settings.maintenance_stale_days),
+        maintenance_duplicate_threshold=settings.maintenance_duplicate_threshold,
     )
 
 

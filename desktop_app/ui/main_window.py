@@ -19,6 +19,7 @@ from desktop_app.ui.chat.view import ChatView
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.graph_tab import GraphTab
 from desktop_app.ui.icons import app_icon, icon
+from desktop_app.ui.maintenance import MaintenanceDialog, MaintenanceScheduler
 from desktop_app.ui.notes.view import NotesView
 from desktop_app.ui.sidebar import Sidebar
 from desktop_app.ui.status_bar import StatusBar
@@ -74,6 +75,10 @@ class MainWindow(QMainWindow):
         self.notes.statusMessage.connect(lambda text: self.status.showMessage(text, 4000))
         self.graph.openNoteRequested.connect(lambda nid: self.show_notes([nid]))
         host.stateChanged.connect(self._engine_state)
+        self.maintenance = MaintenanceScheduler(host, parent=self)
+        self.maintenance.waitingChanged.connect(self.status.set_maintenance_waiting)
+        self.status.maintenanceClicked.connect(self.open_maintenance)
+        self.sidebar.maintenanceRequested.connect(self.open_maintenance)
 
         self._install_shortcuts()
         geometry = host.settings.window_geometry
@@ -201,6 +206,16 @@ class MainWindow(QMainWindow):
             ),
             name="load-demo",
         )
+
+    def open_maintenance(self) -> None:
+        """The current case's check-up proposal (记忆体检), reviewed in a dialog."""
+        case_id = self.sidebar.case_id
+        if case_id is None:
+            self.status.showMessage(self.tr("Choose a case to check its memory"), 4000)
+            return
+        dialog = MaintenanceDialog(self.host, case_id, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
 
     def open_settings(self) -> None:
         from desktop_app.ui.settings.dialog import SettingsDialog

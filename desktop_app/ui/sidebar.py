@@ -31,6 +31,8 @@ class Sidebar(QWidget):
     caseChanged = Signal(object)  # case id or None
     conversationChanged = Signal(object)  # Conversation or None
     settingsRequested = Signal()
+    #: the user asked for the current case's memory check-up (记忆体检)
+    maintenanceRequested = Signal()
 
     def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -74,10 +76,15 @@ class Sidebar(QWidget):
         self.act_new_case.setShortcut("Ctrl+Shift+N")
         self.act_rename_case = QAction(icon("edit"), self.tr("Rename case…"), self)
         self.act_archive_case = QAction(icon("archive"), self.tr("Archive case"), self)
+        self.act_checkup = QAction(icon("archive"), self.tr("Memory check-up…"), self)
+        self.act_checkup.setShortcut("Ctrl+Shift+K")
+        self.act_checkup.triggered.connect(self.maintenanceRequested)
         self.act_show_archived = QAction(self.tr("Show archived cases"), self)
         self.act_show_archived.setCheckable(True)
         for a in (self.act_new_case, self.act_rename_case, self.act_archive_case):
             menu.addAction(a)
+        menu.addSeparator()
+        menu.addAction(self.act_checkup)
         menu.addSeparator()
         menu.addAction(self.act_show_archived)
         self.case_menu_button.setMenu(menu)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
 
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
@@ -12,6 +13,9 @@ from desktop_app.ui.theme import tokens
 
 
 class StatusBar(QStatusBar):
+    #: the check-up badge was clicked
+    maintenanceClicked = Signal()
+
     def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.host = host
@@ -26,6 +30,12 @@ class StatusBar(QStatusBar):
         self.model_label = QLabel()
         self.notes_label = QLabel()
         self.jobs_label = QLabel()
+        # a quiet badge: flat, shown only while check-up proposals wait for a decision
+        self.maintenance_badge = QPushButton()
+        self.maintenance_badge.setFlat(True)
+        self.maintenance_badge.clicked.connect(self.maintenanceClicked)
+        self.maintenance_badge.hide()
+        self.addPermanentWidget(self.maintenance_badge)
         self.addWidget(self.busy)
         self.addWidget(self.state_label)
         for w in (self.notes_label, self.jobs_label, self.model_label, self.conn_icon):
@@ -89,3 +99,10 @@ class StatusBar(QStatusBar):
                 self.tr("Online") if c == "online" else self.tr("Model configured")
             )
         self.conn_icon.setAccessibleName(self.conn_icon.toolTip())
+
+    def set_maintenance_waiting(self, count: int) -> None:
+        self.maintenance_badge.setText(self.tr("Check-up: %n to review", "", count))
+        self.maintenance_badge.setToolTip(
+            self.tr("The memory check-up proposes clean-ups; nothing changes until you accept")
+        )
+        self.maintenance_badge.setVisible(count > 0)

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -159,6 +160,32 @@ class SettingsDialog(QDialog):
             self.tr("How much newer memories are preferred (0 = not at all)")
         )
         form.addRow(self.tr("Recency weight"), self.recency_weight)
+        self.maintenance_enabled = QCheckBox(self.tr("Check the memory periodically"))
+        self.maintenance_enabled.setToolTip(
+            self.tr("Proposes clean-ups in the background; nothing changes until you accept")
+        )
+        form.addRow(self.tr("Memory check-up"), self.maintenance_enabled)
+        self.maintenance_period = QSpinBox()
+        self.maintenance_period.setRange(1, 365)
+        self.maintenance_period.setSuffix(self.tr(" days"))
+        form.addRow(self.tr("Check every"), self.maintenance_period)
+        self.maintenance_stale = QSpinBox()
+        self.maintenance_stale.setRange(7, 3650)
+        self.maintenance_stale.setSuffix(self.tr(" days"))
+        self.maintenance_stale.setToolTip(
+            self.tr("Propose archiving memories not recalled for this long and linked to nothing")
+        )
+        form.addRow(self.tr("Stale after"), self.maintenance_stale)
+        self.maintenance_threshold = QDoubleSpinBox()
+        self.maintenance_threshold.setRange(0.5, 0.999)
+        self.maintenance_threshold.setSingleStep(0.01)
+        self.maintenance_threshold.setDecimals(3)
+        self.maintenance_threshold.setToolTip(
+            self.tr(
+                "How similar two memories must be to be proposed as duplicates (0.91 calibrated)"
+            )
+        )
+        form.addRow(self.tr("Duplicate similarity"), self.maintenance_threshold)
         return page
 
     def _look_page(self) -> QWidget:
@@ -243,6 +270,10 @@ class SettingsDialog(QDialog):
         self.recall_threshold.setValue(s.recall_threshold)
         self.max_memories.setValue(s.max_memories)
         self.recency_weight.setValue(s.recency_weight)
+        self.maintenance_enabled.setChecked(s.maintenance_enabled)
+        self.maintenance_period.setValue(s.maintenance_period_days)
+        self.maintenance_stale.setValue(s.maintenance_stale_days)
+        self.maintenance_threshold.setValue(s.maintenance_duplicate_threshold)
         self.language.setCurrentIndex(max(self.language.findData(s.language), 0))
         self.theme.setCurrentIndex(max(self.theme.findData(s.theme), 0))
         self._update_key_note()
@@ -257,6 +288,10 @@ class SettingsDialog(QDialog):
             recall_threshold=self.recall_threshold.value(),
             max_memories=self.max_memories.value(),
             recency_weight=self.recency_weight.value(),
+            maintenance_enabled=self.maintenance_enabled.isChecked(),
+            maintenance_period_days=self.maintenance_period.value(),
+            maintenance_stale_days=self.maintenance_stale.value(),
+            maintenance_duplicate_threshold=self.maintenance_threshold.value(),
             language=self.language.currentData(),
             theme=self.theme.currentData(),
         ).validated()
