@@ -114,9 +114,16 @@ def test_a_different_persons_salary_is_neither_duplicate_nor_update():
 
 
 def test_parallel_facts_about_other_people_are_not_duplicates():
-    texts = ["证人李四目睹了事故经过", "证人王五目睹了事故经过", "原告于离职时签署了离职协议"]
+    texts = [
+        "证人李四目睹了事故经过",
+        "证人王五目睹了事故经过",
+        "原告于入职时签署了保密协议",
+        "原告于离职时签署了离职协议",
+    ]
     notes = [_fake_note(str(i), t) for i, t in enumerate(texts)]
-    vectors = np.ones((3, 4), np.float32) / 2.0
+    vectors = np.zeros((4, 4), np.float32)
+    vectors[:2, 0] = 1.0  # each pair as similar as can be: only the wording can tell
+    vectors[2:, 1] = 1.0
     assert maintenance.duplicates_and_updates(notes, vectors, 0.91, 0.80) == []
     assert not maintenance.swaps_only(
         maintenance.bare_wording("原告于入职时签署了保密协议"),
