@@ -24,10 +24,16 @@ def _guard_stdio() -> None:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="lexmem", description="LexMem 律记 — legal assistant with long-term memory")
+    parser = argparse.ArgumentParser(
+        prog="lexmem", description="LexMem 律记 — legal assistant with long-term memory"
+    )
     parser.add_argument("--data-dir", help="use this data folder instead of the per-user default")
     parser.add_argument("--lang", choices=["zh_CN", "en"], help="interface language for this run")
-    parser.add_argument("--screenshots", metavar="DIR", help="render every view offscreen to PNG files in DIR and exit")
+    parser.add_argument(
+        "--screenshots",
+        metavar="DIR",
+        help="render every view offscreen to PNG files in DIR and exit",
+    )
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument(
@@ -35,7 +41,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="check this installation offscreen in a temporary data folder, print a JSON report and exit",
     )
-    parser.add_argument("--selftest-report", metavar="FILE", help="also write the self-test report to FILE")
+    parser.add_argument(
+        "--selftest-report", metavar="FILE", help="also write the self-test report to FILE"
+    )
     return parser.parse_args(argv)
 
 

@@ -82,6 +82,19 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--case")
     exp.add_argument("--format", choices=["jsonl", "markdown"], default="jsonl")
 
+    maintain = sub.add_parser(
+        "maintain", help="memory check-up of a case: propose (and optionally accept) clean-ups"
+    )
+    maintain.add_argument("--case", required=True, help="case id or name")
+    maintain.add_argument(
+        "--accept-all",
+        choices=["stale", "duplicate", "update", "passed"],
+        action="append",
+        default=[],
+        metavar="KIND",
+        help="accept every proposed item of this kind (stale, duplicate, update, passed)",
+    )
+
     sub.add_parser("rebuild-index", help="rebuild the search index from the database")
     sub.add_parser("backup", help="snapshot the database into the backups folder")
     sub.add_parser("list-backups", help="list the database snapshots")
@@ -197,6 +210,8 @@ def _run(engine, args) -> int:
     elif args.command == "backup":
         info = engine.backups.snapshot("manual")
         print(f"已备份 / backed up: {info.path} ({info.size} bytes)")
+    elif args.command == "maintain":
+        _maintain(engine, args)
     elif args.command == "rebuild-index":
         print(f"重建索引 {engine.rebuild_index()} 条 / index rebuilt")
     elif args.command == "delete-case":
@@ -227,6 +242,55 @@ def _delete_case(engine, args) -> int:
     for place in [*map(str, report.still_holding), *report.live_places]:
         print(f"仍含有该案件的文字 / still holds its text: {place}", file=sys.stderr)
     return 3
+#: how each kind of check-up item reads in the terminal
+_KIND_LABELS = {
+    "stale": "久未使用 / stale",
+    "duplicate": "疑似重复 / duplicate",
+    "update": "可能更新 / possible update",
+    "passed": "日期已过 / date passed",
+}
+
+
+def _maintain(engine, args) -> None:
+    case_id = _resolve_case(engine, args.case)
+    proposal = engine.run_maintenance(case_id)
+    rows = []
+    for item in proposal.items:
+        notes = [engine.get_note(i) for i in item.note_ids]
+        rows.append(
+            {
+                "id": item.id,
+                "kind": item.kind,
+                "score": item.score,
+                "event_date": item.event_date.isoformat() if item.event_date else None,
+                "notes": [{"id": n.id, "content": n.content} for n in notes],
+            }
+        )
+    accept = [r["id"] for r in rows if r["kind"] in set(args.accept_all)]
+    outcome = engine.accept_maintenance(accept) if accept else None
+    if args.json:
+        _print(
+            {
+                "items": rows,
+                "seconds": round(proposal.seconds, 3),
+                "accepted": list(outcome.applied) if outcome else [],
+                "skipped": list(outcome.skipped) if outcome else [],
+            },
+            True,
+        )
+        return
+    print(f"记忆体检 / memory check-up: {len(rows)} 项 / items ({proposal.seconds:.2f} s)")
+    for r in rows:
+        extra = f" {r['event_date']}" if r["event_date"] else ""
+        extra += f" sim={r['score']:.3f}" if r["score"] is not None else ""
+        print(f"[{_KIND_LABELS[r['kind']]}]{extra}  {r['id']}")
+        for n in r["notes"]:
+            print(f"    {n['content']}")
+    if outcome is not None:
+        print(
+            f"已接受 {len(outcome.applied)} 项，跳过 {len(outcome.skipped)} 项（已变更） / "
+            f"accepted {len(outcome.applied)}, skipped {len(outcome.skipped)} (changed)"
+        )
 
 
 def _backups_without_engine(data_dir: Path, args) -> int:

@@ -120,3 +120,35 @@ def test_add_with_event_date_and_source_shows_them_in_search(tmp_path):
     assert (hit["event_date"], hit["source_kind"]) == ("2024-07-15", "法院认定")
     plain = cli(data, "search", "什么时候开庭").stdout
     assert "2024-07-15 一审开庭" in plain
+def test_maintain_proposes_then_accepts_one_kind(tmp_path):
+    data = tmp_path / "data"
+    source = tmp_path / "case.jsonl"
+    lines = [
+        {"case": {"name": "体检案"}},
+        {"content": "月薪8000元", "created_at": "2025-01-05T02:00:00+00:00"},
+        {"content": "月薪9500元", "created_at": "2025-03-05T02:00:00+00:00"},
+        {"content": "开庭时间定于2025年6月1日", "created_at": "2025-03-01T02:00:00+00:00"},
+    ]
+    source.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), "utf-8")
+    assert cli(data, "import", str(source)).returncode == 0
+
+    proc = cli(data, "--json", "maintain", "--case", "体检案")
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)
+    kinds = {item["kind"]: [n["content"] for n in item["notes"]] for item in found["items"]}
+    assert kinds["update"] == ["月薪8000元", "月薪9500元"]
+    assert kinds["passed"] == ["开庭时间定于2025年6月1日"]
+    assert "duplicate" not in kinds and found["accepted"] == []
+
+    proc = cli(data, "--json", "maintain", "--case", "体检案", "--accept-all", "update")
+    assert proc.returncode == 0, proc.stderr
+    done = json.loads(proc.stdout)
+    assert len(done["accepted"]) == 1 and done["skipped"] == []
+
+    proc = cli(data, "maintain", "--case", "体检案")
+    assert proc.returncode == 0, proc.stderr
+    assert "可能更新" not in proc.stdout and "日期已过" in proc.stdout
+    assert "开庭时间定于2025年6月1日" in proc.stdout
+
+    proc = cli(data, "maintain", "--case", "没有这个案")
+    assert proc.returncode == 2 and "找不到案件" in proc.stderr

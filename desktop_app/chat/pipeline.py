@@ -37,7 +37,9 @@ HISTORY_LIMIT = 20
 
 
 class StreamingLLM(Protocol):
-    def stream_chat(self, messages: list[dict[str, str]], cancel: threading.Event | None = ...) -> Iterable[str]: ...
+    def stream_chat(
+        self, messages: list[dict[str, str]], cancel: threading.Event | None = ...
+    ) -> Iterable[str]: ...
 
 
 @dataclass(slots=True)
@@ -140,7 +142,9 @@ class ChatPipeline:
             stored = self.engine.add_message(conversation_id, "user", user_text)
             user_message_id = getattr(stored, "id", None)
 
-        messages: list[dict[str, str]] = [{"role": "system", "content": system_prompt(self.language)}]
+        messages: list[dict[str, str]] = [
+            {"role": "system", "content": system_prompt(self.language)}
+        ]
         injected: list[Any] = []
         if memory_enabled:
             injected = list(self.engine.recall_for_chat(user_text, case_id).notes)

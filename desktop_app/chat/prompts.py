@@ -12,5 +12,6 @@ SYSTEM_PROMPT_EN = (
     "or law. Format answers in Markdown."
 )
 
+
 def system_prompt(language: str) -> str:
     return SYSTEM_PROMPT_EN if language.startswith("en") else SYSTEM_PROMPT_ZH

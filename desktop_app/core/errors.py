@@ -83,9 +83,7 @@ class DataFolderLockedError(StorageError):
 
 
 class CorruptDatabaseError(StorageError):
-    default_user_message = (
-        "数据库文件已损坏，可以从备份恢复。 / The database file is damaged; restore it from a backup."
-    )
+    default_user_message = "数据库文件已损坏，可以从备份恢复。 / The database file is damaged; restore it from a backup."
 
 
 class MissingDatabaseError(CorruptDatabaseError):
@@ -161,16 +159,18 @@ class EndpointUnreachableError(LLMError):
 
 
 class ModelNotFoundError(LLMError):
-    default_user_message = (
-        "模型不存在，请在设置中选择其他模型。 / The model does not exist; pick another one in Settings."
-    )
+    default_user_message = "模型不存在，请在设置中选择其他模型。 / The model does not exist; pick another one in Settings."
 
 
 class RateLimitedError(LLMError):
     default_user_message = "请求过于频繁，请稍后再试。 / Rate limited; try again shortly."
 
     def __init__(
-        self, message: str = "", *, user_message: str | None = None, retry_after: float | None = None
+        self,
+        message: str = "",
+        *,
+        user_message: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message, user_message=user_message)
         self.retry_after = retry_after

@@ -41,7 +41,10 @@ def setup_logging(log_path: Path, level: int = logging.INFO) -> logging.Handler:
     """Attach a rotating file handler (1 MB x 5) to the root logger; idempotent per path."""
     root = logging.getLogger()
     for h in root.handlers:
-        if isinstance(h, logging.handlers.RotatingFileHandler) and Path(h.baseFilename) == log_path.resolve():
+        if (
+            isinstance(h, logging.handlers.RotatingFileHandler)
+            and Path(h.baseFilename) == log_path.resolve()
+        ):
             return h
     log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     handler = _PrivateRotatingFileHandler(

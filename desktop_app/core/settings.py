@@ -52,6 +52,11 @@ class Settings:
     recall_threshold: float = 0.3
     max_memories: int = 5
     recency_weight: float = 0.1
+    # memory check-up (记忆体检; mirrors MemoryConfig.maintenance_*)
+    maintenance_enabled: bool = True
+    maintenance_period_days: int = 7
+    maintenance_stale_days: int = 90
+    maintenance_duplicate_threshold: float = 0.91
     # look
     language: str = ""
     theme: str = "system"
@@ -73,6 +78,12 @@ class Settings:
         s.recall_threshold = min(max(float(s.recall_threshold), 0.0), 1.0)
         s.max_memories = min(max(int(s.max_memories), 0), 50)
         s.recency_weight = min(max(float(s.recency_weight), 0.0), 1.0)
+        s.maintenance_enabled = bool(s.maintenance_enabled)
+        s.maintenance_period_days = min(max(int(s.maintenance_period_days), 1), 365)
+        s.maintenance_stale_days = min(max(int(s.maintenance_stale_days), 7), 3650)
+        s.maintenance_duplicate_threshold = min(
+            max(float(s.maintenance_duplicate_threshold), 0.5), 0.999
+        )
         if s.proxy_mode not in PROXY_MODES:
             s.proxy_mode = "none"
         s.proxy_url = _without_password(s.proxy_url.strip())

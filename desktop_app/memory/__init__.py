@@ -44,6 +44,8 @@ Where each responsibility lives (the engine is a façade over these):
     text_scan.py          distinctive terms, and where a text still lives in the folder
     fallback_search.py    search from SQLite while the index waits for its rebuild
     input_checks.py       created_at and other values checked at the API's door
+    maintenance.py        the memory check-up's detectors (stale, duplicates, updates, passed)
+    maintenance_proposals.py  the check-up's stored proposal: run, accept, dismiss
     changes.py            Changes: what an operation changed (for the views)
     io.py                 JSON Lines / Markdown import and export
 """
@@ -77,6 +79,9 @@ from desktop_app.memory.types import (
     HistoryEntry,
     Hit,
     Link,
+    MaintenanceItem,
+    MaintenanceOutcome,
+    MaintenanceProposal,
     MemoryConfig,
     Message,
     Note,
@@ -133,6 +138,9 @@ __all__ = [
     "InvalidInputError",
     "LexMemError",
     "Link",
+    "MaintenanceItem",
+    "MaintenanceOutcome",
+    "MaintenanceProposal",
     "MemoryConfig",
     "MemoryEngine",
     "Message",

@@ -36,6 +36,8 @@ class Changes:
     messages: frozenset[str] = frozenset()
     #: the job queue changed (queued, done, failed)
     jobs: bool = False
+    #: the memory check-up's proposal changed (a new check, an item accepted or dismissed)
+    maintenance: bool = False
 
     def __bool__(self) -> bool:
         return bool(
@@ -47,6 +49,7 @@ class Changes:
             or self.conversations
             or self.messages
             or self.jobs
+            or self.maintenance
         )
 
     def __or__(self, other: Changes) -> Changes:
@@ -59,6 +62,7 @@ class Changes:
             self.conversations | other.conversations,
             self.messages | other.messages,
             self.jobs or other.jobs,
+            self.maintenance or other.maintenance,
         )
 
     @property
@@ -94,6 +98,7 @@ class ChangeLog:
     conversations: set[Scope] = field(default_factory=set)
     messages: set[str] = field(default_factory=set)
     jobs: bool = False
+    maintenance: bool = False
 
     @property
     def changes(self) -> Changes:
@@ -107,6 +112,7 @@ class ChangeLog:
             frozenset(self.conversations),
             frozenset(self.messages),
             self.jobs,
+            self.maintenance,
         )
 
     def merge(self, changes: Changes) -> None:
@@ -118,6 +124,7 @@ class ChangeLog:
         self.conversations |= changes.conversations
         self.messages |= changes.messages
         self.jobs = self.jobs or changes.jobs
+        self.maintenance = self.maintenance or changes.maintenance
 
 
 class ChangeRecorder:
@@ -183,3 +190,7 @@ class ChangeRecorder:
     def jobs_changed(self) -> None:
         if (log := self._current()) is not None:
             log.jobs = True
+
+    def maintenance_changed(self, _scope: Scope) -> None:
+        if (log := self._current()) is not None:
+            log.maintenance = True

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from desktop_app.memory.input_checks import check_created_at, check_items
 from desktop_app.memory.job_runner import JobRunner
 from desktop_app.memory.job_steps import JobReport, JobSteps
 from desktop_app.memory.jobs import ENRICH, JobCounts, JobQueue
+from desktop_app.memory.maintenance_proposals import MaintenanceProposals
 from desktop_app.memory.notes_repository import NotesRepository
 from desktop_app.memory.ranking import FusionParams
 from desktop_app.memory.search import Search
@@ -52,6 +53,8 @@ from desktop_app.memory.types import (
     HistoryEntry,
     Hit,
     Link,
+    MaintenanceOutcome,
+    MaintenanceProposal,
     MemoryConfig,
     Message,
     Note,
@@ -134,6 +137,7 @@ class MemoryEngine:
             self._notes, index, self._index_sync, embedder, lambda: self.config, lambda: self.fusion
         )
         self._graph = GraphBuilder(store, self._notes)
+        self._maintenance = MaintenanceProposals(store, self._notes, index)
         self._steps = JobSteps(
             self,
             self._jobs,
@@ -530,6 +534,10 @@ class MemoryEngine:
         """Mark a note no longer valid (kept for history, never recalled)."""
         return self._editor.expire(note_id, reason)
 
+    def archive_note(self, note_id: str, reason: str = "") -> Note:
+        """Put a note aside (status archived, kept with its history, never recalled)."""
+        return self._editor.set_status(note_id, "archived", "user", "archived", reason)
+
     def restore_note(self, note_id: str, reason: str = "") -> Note:
         return self._editor.restore(note_id, reason)
 
@@ -698,6 +706,46 @@ class MemoryEngine:
         """Make waiting jobs due immediately (e.g. after the user fixed the API key)."""
         count = self._jobs.retry_now()
         self.kick_jobs()
+        return count
+
+    # ============================================================== memory check-up
+
+    def run_maintenance(self, case_id: str, now: datetime | None = None) -> MaintenanceProposal:
+        """Check one case (stale orphans, near-duplicates, possible updates, passed
+        events) and store the proposal; nothing in the memory changes until the lawyer
+        accepts an item.  Synchronous: callers run it off the UI thread."""
+        self.get_case(case_id)  # CaseNotFoundError for an unknown case
+        proposal = self._maintenance.run(case_id, self.config, now)
+        self._changes.maintenance_changed(case_id)
+        return proposal
+
+    def maintenance_proposal(self, case_id: str) -> MaintenanceProposal:
+        """The open items of the case's last check-up (no new check)."""
+        return self._maintenance.proposal(case_id)
+
+    def maintenance_waiting(self, case_id: str | None = None) -> int:
+        """How many proposed items wait for a decision (in one case, or in all)."""
+        return self._maintenance.open_count(case_id)
+
+    def maintenance_due(self, case_id: str, now: datetime | None = None) -> bool:
+        """Is the case's periodic check-up due (enabled, and not run for a period)?"""
+        if not self.config.maintenance_enabled:
+            return False
+        last = self._maintenance.last_run(case_id)
+        now = now or datetime.now(UTC)
+        return last is None or (now - last) >= timedelta(days=self.config.maintenance_period_days)
+
+    def accept_maintenance(self, item_ids: Sequence[str]) -> MaintenanceOutcome:
+        """Apply proposed items (archive, merge, supersede, expire — each with history);
+        an item whose notes changed since the proposal is skipped, not applied."""
+        outcome = self._maintenance.accept(self, item_ids)
+        self._changes.maintenance_changed(None)
+        return outcome
+
+    def dismiss_maintenance(self, item_ids: Sequence[str]) -> int:
+        """Dismissed items are not proposed again unless one of their notes changes."""
+        count = self._maintenance.dismiss(item_ids)
+        self._changes.maintenance_changed(None)
         return count
 
     # ========================================================================= graph

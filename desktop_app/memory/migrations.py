@@ -200,6 +200,33 @@ MIGRATIONS: tuple[Migration, ...] = (
             ELSE 'error' END;
         """,
     ),
+    (
+        # the memory check-up's proposal (one row per proposed item) and when each case was
+        # last checked; a dismissed item keeps the versions of its notes, so it comes back
+        # only when one of them changes.  Items hold note ids, never note text.
+        "0007_maintenance",
+        """
+        CREATE TABLE maintenance_items (
+            id TEXT PRIMARY KEY,
+            case_id TEXT NOT NULL REFERENCES cases(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            note_ids TEXT NOT NULL,
+            versions TEXT NOT NULL,
+            score REAL,
+            event_date TEXT,
+            state TEXT NOT NULL DEFAULT 'open'
+                CHECK (state IN ('open', 'accepted', 'dismissed')),
+            created_at TEXT NOT NULL,
+            decided_at TEXT
+        );
+        CREATE INDEX maintenance_items_case ON maintenance_items (case_id, state);
+        CREATE TABLE maintenance_runs (
+            case_id TEXT PRIMARY KEY REFERENCES cases(id) ON DELETE CASCADE,
+            ran_at TEXT NOT NULL,
+            seconds REAL NOT NULL
+        );
+        """,
+    ),
 )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal
 
 from desktop_app.core.clock import local_date
@@ -303,6 +303,16 @@ class MemoryConfig:
     #: below 0.30 all sharing words with the query ("电脑是什么时候买的" 0.23-0.29).
     search_threshold: float = 0.3
     search_text_threshold: float = 0.2
+    #: memory check-up (maintenance.py): on/off, how often (days), the age after which an
+    #: unretrieved, unlinked note is proposed for archiving, and the similarity bands
+    #: calibrated on USE-m3 (see maintenance.py): above ``maintenance_duplicate_threshold``
+    #: with the same figures a possible duplicate; above ``maintenance_update_threshold``
+    #: with different figures or dates a possible update ("月薪8000元" / "月薪9500元")
+    maintenance_enabled: bool = True
+    maintenance_period_days: float = 7.0
+    maintenance_stale_days: float = 90.0
+    maintenance_duplicate_threshold: float = 0.91
+    maintenance_update_threshold: float = 0.80
     #: extra fields for callers; unknown keys are kept, not rejected
     extra: dict = field(default_factory=dict)
 
@@ -339,3 +349,42 @@ class Message:
     injected_note_ids: tuple[str, ...]
     #: how the reply ended: complete / stopped / truncated / interrupted (MESSAGE_STATUSES)
     status: str = "complete"
+
+
+#: what the memory check-up proposes: archive a stale orphan, merge near-duplicates, let a
+#: newer note replace an older one that differs only in its figures, expire a note whose
+#: pending event (hearing, deadline) is over
+MAINTENANCE_KINDS: tuple[str, ...] = ("stale", "duplicate", "update", "passed")
+
+
+@dataclass(frozen=True, slots=True)
+class MaintenanceItem:
+    """One proposed change of the memory check-up, waiting for the lawyer's decision."""
+
+    id: str
+    case_id: str
+    kind: str  # one of MAINTENANCE_KINDS
+    #: the notes concerned: "duplicate" keeps the first and merges the others into it;
+    #: "update" is (older, newer): the newer replaces the older
+    note_ids: tuple[str, ...]
+    score: float | None  # the similarity of a duplicate/update pair
+    event_date: date | None  # the passed date of a "passed" item
+    state: str  # open / accepted / dismissed
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MaintenanceProposal:
+    case_id: str
+    items: tuple[MaintenanceItem, ...]
+    ran_at: datetime | None  # None: never checked
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class MaintenanceOutcome:
+    """What accepting items did: the ids applied, and those skipped because a note changed
+    (or went) since the proposal was made."""
+
+    applied: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()

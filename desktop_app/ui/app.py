@@ -122,7 +122,9 @@ def run(args: Namespace) -> int:
             "Startup",
             "LexMem is already running with this data folder. Switch to the open window, or close it first.",
         )
-        detail = DataFolderLockedError.default_user_message + (f"\n\n{data_dir}" + (f"\nPID {pid}" if pid else ""))
+        detail = DataFolderLockedError.default_user_message + (
+            f"\n\n{data_dir}" + (f"\nPID {pid}" if pid else "")
+        )
         box = QMessageBox(QMessageBox.Icon.Warning, APP_DISPLAY_NAME, text)
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setInformativeText(detail)

@@ -79,6 +79,10 @@ def memory_config(settings: Settings) -> Any:
         recall_threshold=settings.recall_threshold,
         max_memories=settings.max_memories,
         recency_weight=settings.recency_weight,
+        maintenance_enabled=settings.maintenance_enabled,
+        maintenance_period_days=float(settings.maintenance_period_days),
+        maintenance_stale_days=float(settings.maintenance_stale_days),
+        maintenance_duplicate_threshold=settings.maintenance_duplicate_threshold,
     )
 
 
@@ -309,7 +313,12 @@ class EngineHost(QObject):
         self._stats_timer.start()
 
     def _query_stats(self) -> None:
-        self.call(lambda e: e.stats(), self._got_stats, lambda exc: log.warning("stats: %s", exc), name="stats")
+        self.call(
+            lambda e: e.stats(),
+            self._got_stats,
+            lambda exc: log.warning("stats: %s", exc),
+            name="stats",
+        )
 
     def _got_stats(self, stats: Any) -> None:
         self.last_stats = stats

@@ -120,4 +120,6 @@ class GraphTab(QWidget):
     def _save_positions(self, positions: dict) -> None:
         case_id = self.case_id
         if case_id is not None and positions:
-            self.host.call(lambda e: e.save_graph_positions(case_id, positions), name="graph-positions")
+            self.host.call(
+                lambda e: e.save_graph_positions(case_id, positions), name="graph-positions"
+            )

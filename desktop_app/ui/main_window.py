@@ -19,6 +19,7 @@ from desktop_app.ui.chat.view import ChatView
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.graph_tab import GraphTab
 from desktop_app.ui.icons import app_icon, icon
+from desktop_app.ui.maintenance import MaintenanceDialog, MaintenanceScheduler
 from desktop_app.ui.notes.view import NotesView
 from desktop_app.ui.sidebar import Sidebar
 from desktop_app.ui.status_bar import StatusBar
@@ -66,13 +67,19 @@ class MainWindow(QMainWindow):
         self.sidebar.settingsRequested.connect(self.open_settings)
         self.chat.settingsRequested.connect(self.open_settings)
         self.chat.showNotesRequested.connect(self.show_notes)
-        self.chat.conversationCreated.connect(lambda conv: self.sidebar.reload_conversations(select=conv.id))
+        self.chat.conversationCreated.connect(
+            lambda conv: self.sidebar.reload_conversations(select=conv.id)
+        )
         self.chat.demoRequested.connect(self.load_demo)
         self.chat.newCaseRequested.connect(self.sidebar.new_case)
         self.chat.newChatRequested.connect(self.new_chat)
         self.notes.statusMessage.connect(lambda text: self.status.showMessage(text, 4000))
         self.graph.openNoteRequested.connect(lambda nid: self.show_notes([nid]))
         host.stateChanged.connect(self._engine_state)
+        self.maintenance = MaintenanceScheduler(host, parent=self)
+        self.maintenance.waitingChanged.connect(self.status.set_maintenance_waiting)
+        self.status.maintenanceClicked.connect(self.open_maintenance)
+        self.sidebar.maintenanceRequested.connect(self.open_maintenance)
 
         self._install_shortcuts()
         geometry = host.settings.window_geometry
@@ -128,12 +135,16 @@ class MainWindow(QMainWindow):
         latest = max(backups, key=lambda b: b.created_at)
         when = latest.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
         question = self.tr("%1\n\nRestore the backup of %2? The damaged file is kept aside.")
-        if not dialogs.confirm(self, APP_DISPLAY_NAME, question.replace("%1", message).replace("%2", when)):
+        if not dialogs.confirm(
+            self, APP_DISPLAY_NAME, question.replace("%1", message).replace("%2", when)
+        ):
             return False
 
         def done(exc: BaseException | None) -> None:
             if exc is None:
-                self.status.showMessage(self.tr("Restored the backup of %1.").replace("%1", when), 6000)
+                self.status.showMessage(
+                    self.tr("Restored the backup of %1.").replace("%1", when), 6000
+                )
 
         self.host.restore_from(latest.path, done)
         return True
@@ -177,7 +188,9 @@ class MainWindow(QMainWindow):
     def load_demo(self) -> None:
         path = demo_path()
         if not path.is_file():
-            dialogs.error(self, APP_DISPLAY_NAME, self.tr("The demo case is missing from this installation."))
+            dialogs.error(
+                self, APP_DISPLAY_NAME, self.tr("The demo case is missing from this installation.")
+            )
             return
         self.status.showMessage(self.tr("Loading the demo case…"))
 
@@ -190,9 +203,21 @@ class MainWindow(QMainWindow):
         self.host.call(
             lambda e: e.import_jsonl(path),
             done,
-            lambda exc: dialogs.error(self, APP_DISPLAY_NAME, getattr(exc, "user_message", str(exc))),
+            lambda exc: dialogs.error(
+                self, APP_DISPLAY_NAME, getattr(exc, "user_message", str(exc))
+            ),
             name="load-demo",
         )
+
+    def open_maintenance(self) -> None:
+        """The current case's check-up proposal (记忆体检), reviewed in a dialog."""
+        case_id = self.sidebar.case_id
+        if case_id is None:
+            self.status.showMessage(self.tr("Choose a case to check its memory"), 4000)
+            return
+        dialog = MaintenanceDialog(self.host, case_id, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
 
     def open_settings(self) -> None:
         from desktop_app.ui.settings.dialog import SettingsDialog

@@ -91,7 +91,9 @@ def _add_demo_conversation(engine: Any, case_id: str, lang: str) -> Any:
     title = "退货退款的依据与诉求" if lang == "zh_CN" else "Refund: grounds and claims"
     conv = engine.create_conversation(case_id, title)
     recall = engine.recall_for_chat(DEMO_QUESTION[lang], case_id)
-    ids = tuple(n.id for n in recall.notes) or tuple(n.id for n in engine.list_notes(case_id, limit=4))
+    ids = tuple(n.id for n in recall.notes) or tuple(
+        n.id for n in engine.list_notes(case_id, limit=4)
+    )
     engine.add_message(conv.id, "user", DEMO_QUESTION[lang])
     engine.add_message(conv.id, "assistant", DEMO_ANSWER[lang], injected_note_ids=ids)
     other = "证据清单整理" if lang == "zh_CN" else "Evidence checklist"
@@ -137,7 +139,9 @@ def run_screenshots(out_dir: str) -> int:
                 _pump(app, 0.8)
                 prefix = f"{lang}-{look}"
 
-                def shot(name: str, widget: Any = None, _prefix: str = prefix, _win: Any = win) -> None:
+                def shot(
+                    name: str, widget: Any = None, _prefix: str = prefix, _win: Any = win
+                ) -> None:
                     _pump(app, 0.3)
                     path = out / f"{_prefix}-{name}.png"
                     (widget or _win).grab().save(str(path))
@@ -180,7 +184,11 @@ def run_screenshots(out_dir: str) -> int:
                     win.notes.conflicts.setChecked(False)
                     _pump(app, 0.4)
                 win.tabs.setCurrentIndex(TAB_GRAPH)
-                _pump(app, 3.0, until=lambda w=win: w.graph.view is None or not w.graph.view.is_laying_out())
+                _pump(
+                    app,
+                    3.0,
+                    until=lambda w=win: w.graph.view is None or not w.graph.view.is_laying_out(),
+                )
                 shot("graph")
                 if look == "light":
                     from desktop_app.ui.settings.dialog import SettingsDialog
@@ -192,7 +200,9 @@ def run_screenshots(out_dir: str) -> int:
                     shot("settings-memory", dlg)
                     dlg.close()
                     # first run: no case, no model
-                    host2 = EngineHost(data_dir / "first-run", Settings(language=lang), llm_factory=lambda s: None)
+                    host2 = EngineHost(
+                        data_dir / "first-run", Settings(language=lang), llm_factory=lambda s: None
+                    )
                     win2 = MainWindow(host2)
                     win2.resize(QSize(1280, 800))
                     win2.show()

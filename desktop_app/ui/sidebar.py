@@ -32,6 +32,8 @@ class Sidebar(QWidget):
     caseChanged = Signal(object)  # case id or None
     conversationChanged = Signal(object)  # Conversation or None
     settingsRequested = Signal()
+    #: the user asked for the current case's memory check-up (记忆体检)
+    maintenanceRequested = Signal()
 
     def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -76,10 +78,15 @@ class Sidebar(QWidget):
         self.act_rename_case = QAction(icon("edit"), self.tr("Rename case…"), self)
         self.act_archive_case = QAction(icon("archive"), self.tr("Archive case"), self)
         self.act_delete_case = QAction(icon("trash"), self.tr("Delete case…"), self)
+        self.act_checkup = QAction(icon("archive"), self.tr("Memory check-up…"), self)
+        self.act_checkup.setShortcut("Ctrl+Shift+K")
+        self.act_checkup.triggered.connect(self.maintenanceRequested)
         self.act_show_archived = QAction(self.tr("Show archived cases"), self)
         self.act_show_archived.setCheckable(True)
         for a in (self.act_new_case, self.act_rename_case, self.act_archive_case, self.act_delete_case):
             menu.addAction(a)
+        menu.addSeparator()
+        menu.addAction(self.act_checkup)
         menu.addSeparator()
         menu.addAction(self.act_show_archived)
         self.case_menu_button.setMenu(menu)
@@ -138,7 +145,9 @@ class Sidebar(QWidget):
         lay.addWidget(self.empty_label)
 
         self.settings_button = QPushButton(icon("settings"), self.tr("Settings"))
-        self.settings_button.setToolTip(self.tr("Provider, memory, language, theme, backup (Ctrl+,)"))
+        self.settings_button.setToolTip(
+            self.tr("Provider, memory, language, theme, backup (Ctrl+,)")
+        )
         self.settings_button.clicked.connect(self.settingsRequested)
         lay.addWidget(self.settings_button)
 
@@ -238,7 +247,9 @@ class Sidebar(QWidget):
         if archived and not dialogs.confirm(
             self,
             self.tr("Archive case"),
-            self.tr("Archive “%1”? Its notes and conversations are kept; it is hidden from the list.").replace("%1", case.name),
+            self.tr(
+                "Archive “%1”? Its notes and conversations are kept; it is hidden from the list."
+            ).replace("%1", case.name),
         ):
             return
         self.host.call(
@@ -379,7 +390,9 @@ class Sidebar(QWidget):
         conv = self.current_conversation()
         if conv is None:
             return
-        title = dialogs.ask_text(self, self.tr("Rename conversation"), self.tr("Title:"), conv.title)
+        title = dialogs.ask_text(
+            self, self.tr("Rename conversation"), self.tr("Title:"), conv.title
+        )
         if not title:
             return
         self.host.call(
@@ -397,7 +410,9 @@ class Sidebar(QWidget):
         if not dialogs.confirm(
             self,
             self.tr("Delete conversation"),
-            self.tr("Delete “%1” and all its messages? Memories learned from it are kept.").replace("%1", conv.title),
+            self.tr("Delete “%1” and all its messages? Memories learned from it are kept.").replace(
+                "%1", conv.title
+            ),
             danger=True,
         ):
             return
@@ -430,7 +445,9 @@ class Sidebar(QWidget):
         self.empty_label.setVisible(self.conv_model.rowCount() == 0)
         case = self.current_case()
         if case is not None:
-            self.act_archive_case.setText(self.tr("Unarchive case") if case.archived else self.tr("Archive case"))
+            self.act_archive_case.setText(
+                self.tr("Unarchive case") if case.archived else self.tr("Archive case")
+            )
 
     def _show_error(self, exc: BaseException) -> None:
         dialogs.error(self, self.tr("LexMem"), getattr(exc, "user_message", str(exc)))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
 
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
@@ -12,6 +13,9 @@ from desktop_app.ui.theme import tokens
 
 
 class StatusBar(QStatusBar):
+    #: the check-up badge was clicked
+    maintenanceClicked = Signal()
+
     def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.host = host
@@ -28,6 +32,12 @@ class StatusBar(QStatusBar):
         self.model_label = QLabel()
         self.notes_label = QLabel()
         self.jobs_label = QLabel()
+        # a quiet badge: flat, shown only while check-up proposals wait for a decision
+        self.maintenance_badge = QPushButton()
+        self.maintenance_badge.setFlat(True)
+        self.maintenance_badge.clicked.connect(self.maintenanceClicked)
+        self.maintenance_badge.hide()
+        self.addPermanentWidget(self.maintenance_badge)
         self.addWidget(self.busy)
         self.addWidget(self.state_label)
         for w in (self.notes_label, self.jobs_label, self.model_label, self.conn_icon):
@@ -89,7 +99,9 @@ class StatusBar(QStatusBar):
         self._count_case()
         pending = int(stats.pending_jobs)
         self.jobs_label.setText(self.tr("%n memory jobs pending", "", pending))
-        self.jobs_label.setToolTip(self.tr("Memory work waiting for the model (runs when it is reachable)"))
+        self.jobs_label.setToolTip(
+            self.tr("Memory work waiting for the model (runs when it is reachable)")
+        )
         self.jobs_label.setVisible(pending > 0)
 
     def _connectivity(self) -> None:
@@ -118,6 +130,17 @@ class StatusBar(QStatusBar):
                 else self.tr("Offline: no model connected; notes and graph still work")
             )
         else:
-            self.conn_icon.setPixmap(icon("online", t["muted"] if c == "unknown" else "#16a34a").pixmap(14, 14))
-            self.conn_icon.setToolTip(self.tr("Online") if c == "online" else self.tr("Model configured"))
+            self.conn_icon.setPixmap(
+                icon("online", t["muted"] if c == "unknown" else "#16a34a").pixmap(14, 14)
+            )
+            self.conn_icon.setToolTip(
+                self.tr("Online") if c == "online" else self.tr("Model configured")
+            )
         self.conn_icon.setAccessibleName(self.conn_icon.toolTip())
+
+    def set_maintenance_waiting(self, count: int) -> None:
+        self.maintenance_badge.setText(self.tr("Check-up: %n to review", "", count))
+        self.maintenance_badge.setToolTip(
+            self.tr("The memory check-up proposes clean-ups; nothing changes until you accept")
+        )
+        self.maintenance_badge.setVisible(count > 0)

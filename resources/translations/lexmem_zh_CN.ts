@@ -121,11 +121,6 @@
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="243" />
-        <source>No case yet. Create one, or load the demo case (Zhang San's sales-contract dispute with an online shop over a faulty laptop) to look around.</source>
-        <translation>还没有案件。新建一个，或载入示例案件（张三网购笔记本电脑屏幕花屏的买卖合同纠纷）先看看。</translation>
-    </message>
-    <message>
         <location filename="../../desktop_app/ui/chat/view.py" line="246" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
@@ -146,6 +141,11 @@
         <location filename="../../desktop_app/ui/chat/view.py" line="267" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/view.py" line="243" />
+        <source>No case yet. Create one, or load the demo case (Zhang San's sales-contract dispute with an online shop over a faulty laptop) to look around.</source>
+        <translation>还没有案件。新建一个，或载入示例案件（张三网购笔记本电脑屏幕花屏的买卖合同纠纷）先看看。</translation>
     </message>
     <message>
         <location filename="../../desktop_app/ui/chat/view.py" line="267" />
@@ -207,17 +207,17 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>Composer</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/composer.py" line="45" />
+        <location filename="../../desktop_app/ui/chat/composer.py" line="46" />
         <source>Ask about this case… (Enter to send, Shift+Enter for a new line)</source>
         <translation>就本案提问…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/composer.py" line="76" />
+        <location filename="../../desktop_app/ui/chat/composer.py" line="78" />
         <source>Stop (Esc)</source>
         <translation>停止 (Esc)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/composer.py" line="81" />
+        <location filename="../../desktop_app/ui/chat/composer.py" line="83" />
         <source>Send (Enter)</source>
         <translation>发送 (Enter)</translation>
     </message>
@@ -375,37 +375,37 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="48" />
+        <location filename="../../desktop_app/ui/main_window.py" line="49" />
         <source>Chat</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="49" />
+        <location filename="../../desktop_app/ui/main_window.py" line="50" />
         <source>Notes</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="50" />
+        <location filename="../../desktop_app/ui/main_window.py" line="51" />
         <source>Graph</source>
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="92" />
+        <location filename="../../desktop_app/ui/main_window.py" line="99" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="103" />
+        <location filename="../../desktop_app/ui/main_window.py" line="110" />
         <source>About LexMem</source>
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="115" />
+        <location filename="../../desktop_app/ui/main_window.py" line="122" />
         <source>The memory library could not be opened: %1</source>
         <translation>无法打开记忆库：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="130" />
+        <location filename="../../desktop_app/ui/main_window.py" line="137" />
         <source>%1
 
 Restore the backup of %2? The damaged file is kept aside.</source>
@@ -414,40 +414,164 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="136" />
+        <location filename="../../desktop_app/ui/main_window.py" line="146" />
         <source>Restored the backup of %1.</source>
         <translation>已恢复 %1 的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="180" />
+        <location filename="../../desktop_app/ui/main_window.py" line="192" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="182" />
+        <location filename="../../desktop_app/ui/main_window.py" line="195" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="187" />
+        <location filename="../../desktop_app/ui/main_window.py" line="200" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="216" />
+        <source>Choose a case to check its memory</source>
+        <translation>请先选择一个案件再做记忆体检</translation>
+    </message>
+</context>
+<context>
+    <name>Maintenance</name>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="28" />
+        <source>Stale, linked to nothing</source>
+        <extracomment>how many characters of each note a row shows (the full text is in its tooltip)</extracomment>
+        <translation>久未使用且无关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="29" />
+        <source>Near-duplicates</source>
+        <translation>疑似重复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="30" />
+        <source>Possible update</source>
+        <translation>可能已更新</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="31" />
+        <source>Date has passed</source>
+        <translation>日期已过</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="38" />
+        <source>archive</source>
+        <translation>归档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="39" />
+        <source>merge into the first</source>
+        <translation>合并到第一条</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="40" />
+        <source>the newer replaces the older</source>
+        <translation>新的取代旧的</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="41" />
+        <source>expire</source>
+        <translation>标记失效</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="49" />
+        <source>similarity %1</source>
+        <translation>相似度 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="84" />
+        <source>Proposal</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="85" />
+        <source>Memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="86" />
+        <source>If accepted</source>
+        <translation>接受后</translation>
+    </message>
+</context>
+<context>
+    <name>MaintenanceDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="66" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="156" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="175" />
+        <source>Memory check-up</source>
+        <translation>记忆体检</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="82" />
+        <source>Accept selected</source>
+        <translation>接受所选</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="83" />
+        <source>Dismiss selected</source>
+        <translation>忽略所选</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="87" />
+        <source>Accept all of this kind</source>
+        <translation>接受此类全部</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="88" />
+        <source>Dismiss all of this kind</source>
+        <translation>忽略此类全部</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="89" />
+        <source>Check now</source>
+        <translation>立即体检</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="142" />
+        <source>This case has not been checked yet.</source>
+        <translation>本案尚未体检。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="144" />
+        <source>Nothing to clean up: every memory looks current.</source>
+        <translation>无需清理：所有记忆看起来都是最新的。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="148" />
+        <source>%1 proposals from the check of %2. Nothing changes until you accept.</source>
+        <translation>%2 体检共 %1 条建议。在您接受之前不会做任何改动。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="177" />
+        <source>Apply %1 proposals? Archived, merged and expired memories stay in history and can be restored.</source>
+        <translation>执行 %1 条建议？归档、合并和失效的记忆都保留在历史中，可以恢复。</translation>
     </message>
 </context>
 <context>
     <name>MemoriesPopup</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/memories_popup.py" line="33" />
+        <location filename="../../desktop_app/ui/chat/memories_popup.py" line="36" />
         <source>Show in Notes</source>
         <translation>在记忆中查看</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/memories_popup.py" line="53" />
+        <location filename="../../desktop_app/ui/chat/memories_popup.py" line="59" />
         <source>%n memories have since been deleted.</source>
         <translation><numerusform>其中 %n 条记忆已被删除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/memories_popup.py" line="57" />
+        <location filename="../../desktop_app/ui/chat/memories_popup.py" line="65" />
         <source>Nothing to show.</source>
         <translation>没有内容。</translation>
     </message>
@@ -466,79 +590,79 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="166" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="155" />
-        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="157" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="170" />
         <source>Retry</source>
         <extracomment>Retry next to "Stopped" / "Cut off" / "Connection broke" (the last reply only)</extracomment>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="209" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="211" />
         <source>Show less</source>
         <translation>收起</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="211" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="213" />
         <source>Show all (%1 characters)</source>
         <translation>展开全文（共 %1 字）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="227" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="229" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="237" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="239" />
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="237" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="239" />
         <source>You stopped this reply; what came is kept.</source>
         <translation>您停止了这条回答；已收到的部分已保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="239" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="241" />
         <source>Cut off</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="240" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="242" />
         <source>The reply reached the model's length limit and was cut off.</source>
         <translation>回答达到了模型的长度上限，被截断了。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="243" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="245" />
         <source>Connection broke</source>
         <translation>连接中断</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="244" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="246" />
         <source>The connection broke during this reply; what came is kept.</source>
         <translation>回答过程中连接中断；已收到的部分已保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="269" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="271" />
         <source>Used %n memories</source>
         <translation><numerusform>用了 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="270" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="272" />
         <source>Memories recalled for this reply; click to see them</source>
         <translation>本次回答调取的记忆，点击查看</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="276" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="278" />
         <source>Memory updated · %n</source>
         <translation><numerusform>记忆已更新 · %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="277" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="279" />
         <source>What was learned from this turn; click to see it</source>
         <translation>本轮对话学到的内容，点击查看</translation>
     </message>
@@ -547,7 +671,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     <name>NoteDetail</name>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="71" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="240" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
@@ -622,194 +746,194 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>撤销上次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="144" />
         <source>Keep this one</source>
         <translation>以此条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="146" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
         <source>This memory is right: the other is expired (kept in history)</source>
         <translation>这条记忆正确：另一条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="147" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="146" />
         <source>Keep the other</source>
         <translation>以另一条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="148" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="147" />
         <source>The other memory is right: this one is expired (kept in history)</source>
         <translation>另一条记忆正确：这条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="149" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="148" />
         <source>Keep both</source>
         <translation>两条都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="150" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="149" />
         <source>Both stay: the conflict is marked as settled</source>
         <translation>两条都保留，冲突标记为已处理</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="166" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="165" />
         <source>Keywords and context</source>
         <translation>关键词与背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="169" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="174" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="173" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="178" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="177" />
         <source>What the link means: proves, applies to, contradicts, adds to, replaces, related</source>
         <translation>关联的含义：证明、适用、矛盾、补充、取代、相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="186" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="185" />
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="191" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="190" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="199" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="230" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="262" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="198" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="261" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="200" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="199" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="202" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="201" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="204" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="203" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="228" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="227" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="231" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="230" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="243" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="242" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="243" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="242" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="250" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="249" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="251" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="250" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="262" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="261" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="264" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="266" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="294" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="293" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="317" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="316" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="405" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="415" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="406" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="416" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="407" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="417" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="408" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="418" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="409" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="419" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="410" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="420" />
         <source>conflict</source>
         <translation>冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="416" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="426" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="417" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="427" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="418" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="428" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="419" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="429" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="420" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="430" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -993,11 +1117,6 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <source>%n matching memories, most relevant first</source>
         <translation><numerusform>%n 条匹配的记忆，按相关度排序</numerusform></translation>
     </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="360" />
-        <source>%1 of %2 memories (scroll for more)</source>
-        <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
-    </message>
     <message numerus="yes">
         <location filename="../../desktop_app/ui/notes/view.py" line="362" />
         <source>%n memories of this case and global</source>
@@ -1017,6 +1136,16 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <location filename="../../desktop_app/ui/notes/view.py" line="449" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="701" />
+        <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
+        <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="360" />
+        <source>%1 of %2 memories (scroll for more)</source>
+        <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="508" />
@@ -1132,11 +1261,6 @@ Remove the text from these backups too?</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="701" />
-        <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
-        <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
-    </message>
-    <message>
         <location filename="../../desktop_app/ui/notes/view.py" line="721" />
         <source>LexMem</source>
         <translation>律记</translation>
@@ -1181,291 +1305,337 @@ Remove the text from these backups too?</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="47" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="385" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="400" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="409" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="48" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="454" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="469" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="480" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="53" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="54" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="54" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="55" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="55" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="56" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="56" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="57" />
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="60" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="63" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="62" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="65" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="82" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="85" />
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="85" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="88" />
         <source>Base URL</source>
         <translation>服务地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="93" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="96" />
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="99" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="104" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="107" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="112" />
         <source>Chat model</source>
         <translation>对话模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="110" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="116" />
         <source>Used for note construction and extraction; may be a cheaper model</source>
         <translation>用于构建和提取记忆，可以选更便宜的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="111" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="118" />
         <source>Memory model</source>
         <translation>记忆模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="117" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="124" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="118" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="125" />
         <source>Connect to the endpoint and list its models</source>
         <translation>连接服务并列出可用模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="127" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="135" />
         <source>Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer.</source>
         <translation>只有对话和记忆请求会发往该服务。本机服务商则一切都留在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="142" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="152" />
         <source>How similar a memory must be to the question to be used (0–1)</source>
         <translation>记忆与问题的相似度达到多少才会被使用（0–1）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="143" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="154" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="146" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="158" />
         <source>At most this many memories are given to the model per reply</source>
         <translation>每次回答最多提供给模型的记忆条数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="147" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="160" />
         <source>Memories per reply</source>
         <translation>每次回答的记忆数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="152" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="166" />
         <source>How much newer memories are preferred (0 = not at all)</source>
         <translation>较新记忆的优先程度（0 = 不优先）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="153" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="168" />
         <source>Recency weight</source>
         <translation>时效权重</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="161" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="169" />
+        <source>Check the memory periodically</source>
+        <translation>定期体检记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="171" />
+        <source>Proposes clean-ups in the background; nothing changes until you accept</source>
+        <translation>在后台提出清理建议；在您接受之前不会做任何改动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="173" />
+        <source>Memory check-up</source>
+        <translation>记忆体检</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="176" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="180" />
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="177" />
+        <source>Check every</source>
+        <translation>体检周期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="182" />
+        <source>Propose archiving memories not recalled for this long and linked to nothing</source>
+        <translation>超过这么久未被召回且无任何关联的记忆，建议归档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="184" />
+        <source>Stale after</source>
+        <translation>视为久未使用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="191" />
+        <source>How similar two memories must be to be proposed as duplicates (0.91 calibrated)</source>
+        <translation>两条记忆相似到什么程度才建议合并为重复（校准值 0.91）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="194" />
+        <source>Duplicate similarity</source>
+        <translation>重复相似度</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="202" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="164" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="205" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="165" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="206" />
         <source>A new language applies after a restart.</source>
         <translation>更改语言后需重启生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="169" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="210" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="170" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="211" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="171" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="212" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="172" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="213" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="178" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="219" />
         <source>Data folder:</source>
         <translation>数据文件夹：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="184" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="225" />
         <source>Open data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="191" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="235" />
         <source>A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder).</source>
         <translation>备份是数据库的一致性副本。恢复会替换当前全部记忆和对话（会在备份文件夹中保留一份安全副本）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="197" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="242" />
         <source>Back up now…</source>
         <translation>立即备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="199" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="244" />
         <source>Restore from backup…</source>
         <translation>从备份恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="211" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="256" />
         <source>About LexMem…</source>
         <translation>关于律记…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="307" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="360" />
         <source>Not needed for this provider</source>
         <translation>该服务商无需密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="309" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="363" />
         <source>•••••••• saved in the system keyring — type to replace</source>
         <translation>•••••••• 已保存在系统密钥库 — 输入新密钥可替换</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="311" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="366" />
         <source>Paste your API key</source>
         <translation>粘贴您的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="313" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
         <source>The key is stored only in the system keyring, never in a file.</source>
         <translation>密钥只保存在系统密钥库中，绝不写入文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="315" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="371" />
         <source>No system keyring is available: the key is kept for this session only.</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="329" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="386" />
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="344" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="403" />
         <source>Connected. %n models available.</source>
         <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="344" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="405" />
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="359" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="428" />
         <source>The address is not well-formed: it should look like https://api.example.com/v1.</source>
         <translation>地址格式不对：应类似 https://api.example.com/v1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="360" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="429" />
         <source>Enter the name of the chat model.</source>
         <translation>请填写对话模型名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="361" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="430" />
         <source>Enter the name of the memory model (it may be the chat model).</source>
         <translation>请填写记忆模型名称（可与对话模型相同）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="409" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="481" />
         <source>The new language applies after LexMem restarts.</source>
         <translation>新语言将在律记重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="417" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="491" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="417" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="491" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="423" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="498" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="426" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="502" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="432" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="437" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="511" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="518" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="432" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="512" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="438" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="519" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="445" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="526" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="451" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="532" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
@@ -1473,122 +1643,128 @@ Remove the text from these backups too?</source>
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="52" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="54" />
         <source>LexMem 律记</source>
+        <extracomment>the user asked for the current case's memory check-up (记忆体检)</extracomment>
         <translation>律记 LexMem</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="59" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="61" />
         <source>CASE</source>
         <translation>案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="71" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="73" />
         <source>Case actions</source>
         <translation>案件操作</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="74" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="76" />
         <source>New case…</source>
         <translation>新建案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="76" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="78" />
         <source>Rename case…</source>
         <translation>重命名案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="77" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="240" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="433" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="79" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="249" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="449" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="78" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="80" />
         <source>Delete case…</source>
         <translation>删除案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="79" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="81" />
+        <source>Memory check-up…</source>
+        <translation>记忆体检…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/sidebar.py" line="84" />
         <source>Show archived cases</source>
         <translation>显示已归档案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="95" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="343" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="369" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="102" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="354" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="380" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="97" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="104" />
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话 (Ctrl+N)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="102" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="109" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="107" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="114" />
         <source>CONVERSATIONS</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="135" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="142" />
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="140" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="147" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="141" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="149" />
         <source>Provider, memory, language, theme, backup (Ctrl+,)</source>
         <translation>服务商、记忆、语言、主题、备份 (Ctrl+,)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="145" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="154" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="149" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="158" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="178" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="187" />
         <source> (archived)</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="207" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="216" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="207" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="216" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="231" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="222" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="231" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="241" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="251" />
         <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="269" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="280" />
         <source>Delete “%1” for good?
 
 This erases from this computer, and from every backup (%2):
@@ -1607,45 +1783,45 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 此操作无法撤销。若只想保留案件并隐藏它，请改用归档。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="283" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="300" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="294" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="311" />
         <source>Delete case</source>
         <translation>删除案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="301" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="312" />
         <source>The case is deleted, but some of its text still appears in:
 %1</source>
         <translation>案件已删除，但以下位置仍含有它的部分文字：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="382" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="394" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="382" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="394" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="399" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="412" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="400" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="413" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="433" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="449" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="436" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="453" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1662,69 +1838,80 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 <context>
     <name>StatusBar</name>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="48" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="58" />
         <source>Loading the memory library…</source>
+        <extracomment>the check-up badge was clicked</extracomment>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="50" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="60" />
         <source>Memory library unavailable</source>
         <translation>记忆库不可用</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="76" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="86" />
         <source>This case: %1 memories · with global: %2</source>
         <translation>本案 %1 条记忆 · 含全局 %2 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="81" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="91" />
         <source>Memories in effect (not expired or replaced): %1 in this case, %2 with the global ones (preferences, reusable knowledge).</source>
         <translation>有效记忆（未失效、未被取代）：本案 %1 条；加上全局记忆（偏好、通用知识）共 %2 条。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/status_bar.py" line="91" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="101" />
         <source>%n memory jobs pending</source>
         <translation><numerusform>%n 项记忆任务待处理</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="103" />
         <source>Memory work waiting for the model (runs when it is reachable)</source>
         <translation>等待模型的记忆任务（连上模型后自动运行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="99" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="111" />
         <source>No model connected</source>
         <translation>未连接模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="108" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="120" />
         <source>Model setup needs attention</source>
         <translation>模型设置需要检查</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="111" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="123" />
         <source>The model connection cannot work as set up: %1</source>
         <translation>按当前设置无法连接模型：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="116" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="128" />
         <source>Offline: the model endpoint is not reachable; memory work is queued</source>
         <translation>离线：无法连接模型服务，记忆任务已排队</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="118" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="130" />
         <source>Offline: no model connected; notes and graph still work</source>
         <translation>离线：未连接模型，记忆和图谱仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="122" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="137" />
         <source>Online</source>
         <translation>在线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="122" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="137" />
         <source>Model configured</source>
         <translation>已配置模型</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/status_bar.py" line="142" />
+        <source>Check-up: %n to review</source>
+        <translation><numerusform>记忆体检：%n 项待处理</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/status_bar.py" line="144" />
+        <source>The memory check-up proposes clean-ups; nothing changes until you accept</source>
+        <translation>记忆体检只提出清理建议；在您接受之前不会做任何改动</translation>
     </message>
 </context>
 <context>
@@ -1737,6 +1924,16 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 </context>
 <context>
     <name>Texts</name>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="114" />
+        <source>Active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="115" />
+        <source>Superseded</source>
+        <translation>已取代</translation>
+    </message>
     <message>
         <location filename="../../desktop_app/ui/texts.py" line="68" />
         <source>from a conversation</source>
@@ -1786,16 +1983,6 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
         <location filename="../../desktop_app/ui/texts.py" line="108" />
         <source>That memory already exists.</source>
         <translation>这条记忆已存在。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/texts.py" line="114" />
-        <source>Active</source>
-        <translation>有效</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/texts.py" line="115" />
-        <source>Superseded</source>
-        <translation>已取代</translation>
     </message>
     <message>
         <location filename="../../desktop_app/ui/texts.py" line="117" />
@@ -1886,18 +2073,18 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/timeline.py" line="59" />
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="61" />
         <source>No dated memories in this case yet.</source>
         <extracomment>categories drawn prominently (events, evidence, deadlines); others are shown lighter</extracomment>
         <translation>本案还没有带日期的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/timeline.py" line="62" />
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="66" />
         <source>no date named: the day it was recorded</source>
         <translation>未写明日期：按记录日排列</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/timeline.py" line="63" />
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="67" />
         <source>open conflict</source>
         <translation>待处理冲突</translation>
     </message>

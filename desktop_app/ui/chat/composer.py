@@ -42,7 +42,9 @@ class Composer(QFrame):
         lay.setContentsMargins(10, 6, 8, 6)
         lay.setSpacing(6)
         self.input = _Input()
-        self.input.setPlaceholderText(self.tr("Ask about this case… (Enter to send, Shift+Enter for a new line)"))
+        self.input.setPlaceholderText(
+            self.tr("Ask about this case… (Enter to send, Shift+Enter for a new line)")
+        )
         self.input.setTabChangesFocus(True)
         self.input.setFixedHeight(64)
         self.input.submit.connect(self._submit)

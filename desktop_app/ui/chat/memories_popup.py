@@ -16,7 +16,9 @@ from desktop_app.ui.theme import CATEGORY_COLORS, tokens
 class MemoriesPopup(QDialog):
     openInNotes = Signal(object)  # list of note ids
 
-    def __init__(self, title: str, notes: Sequence[Any], missing: int = 0, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, title: str, notes: Sequence[Any], missing: int = 0, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.resize(520, 380)
@@ -30,7 +32,9 @@ class MemoriesPopup(QDialog):
         self.view.setHtml(self._html(notes, missing))
         lay.addWidget(self.view, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.open_button = buttons.addButton(self.tr("Show in Notes"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.open_button = buttons.addButton(
+            self.tr("Show in Notes"), QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.open_button.setEnabled(bool(self._ids))
         self.open_button.clicked.connect(self._open)
         buttons.rejected.connect(self.reject)
@@ -41,7 +45,9 @@ class MemoriesPopup(QDialog):
         rows = []
         for n in notes:
             color = CATEGORY_COLORS.get(n.category, t["muted"])
-            status = "" if n.status == "active" else f" · {html.escape(texts.status_label(n.status))}"
+            status = (
+                "" if n.status == "active" else f" · {html.escape(texts.status_label(n.status))}"
+            )
             rows.append(
                 f"<p style='margin:6px 0'><span style='color:{color};font-weight:600'>"
                 f"{html.escape(texts.category_label(n.category))}</span>"
@@ -54,7 +60,11 @@ class MemoriesPopup(QDialog):
                 + "</p>"
             )
         if not rows:
-            rows.append(f"<p style='color:{t['muted']}'>" + html.escape(self.tr("Nothing to show.")) + "</p>")
+            rows.append(
+                f"<p style='color:{t['muted']}'>"
+                + html.escape(self.tr("Nothing to show."))
+                + "</p>"
+            )
         return "".join(rows)
 
     def _open(self) -> None:

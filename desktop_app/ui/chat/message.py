@@ -143,7 +143,9 @@ class MessageWidget(QFrame):
         self.footer = QHBoxLayout()
         self.footer.setSpacing(6)
         self.memory_chip = Chip("memory", "")
-        self.memory_chip.clicked.connect(lambda: self.memoriesRequested.emit(list(self.injected_ids)))
+        self.memory_chip.clicked.connect(
+            lambda: self.memoriesRequested.emit(list(self.injected_ids))
+        )
         self.memory_chip.hide()
         self.learned_chip = Chip("sparkles", "")
         self.learned_chip.clicked.connect(lambda: self.learnedRequested.emit(list(self.learned)))
@@ -288,7 +290,13 @@ class ErrorCard(QFrame):
 
     actionRequested = Signal(str)  # "settings" / "retry"
 
-    def __init__(self, text: str, actions: Sequence[tuple[str, str]], details: str = "", parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        actions: Sequence[tuple[str, str]],
+        details: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("ErrorCard")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)

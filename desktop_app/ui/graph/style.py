@@ -48,6 +48,7 @@ def look_for(background: QColor) -> Look:
     """The look matching a widget's palette (its window colour decides light or dark)."""
     return DARK_LOOK if background.lightness() < 128 else LIGHT_LOOK
 
+
 #: per link kind: colour, dash pattern (None = solid); colours are opaque and light so
 #: thousands of overlapping lines need no alpha blending (much faster on the raster engine)
 EDGE_STYLES: dict[str, tuple[str, list[float] | None]] = {

@@ -56,7 +56,11 @@ class TimelineView(QTextBrowser):
     def _html(self, selected_id: str | None) -> str:
         t = tokens()
         if not self._notes:
-            return f"<p style='color:{t['muted']}'>" + html.escape(self.tr("No dated memories in this case yet.")) + "</p>"
+            return (
+                f"<p style='color:{t['muted']}'>"
+                + html.escape(self.tr("No dated memories in this case yet."))
+                + "</p>"
+            )
         rows = []
         last_year = None
         recorded_tip = html.escape(self.tr("no date named: the day it was recorded"))

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -55,7 +56,9 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._look_page(), icon("settings"), self.tr("Appearance"))
         self.tabs.addTab(self._data_page(), icon("folder"), self.tr("Data"))
         lay.addWidget(self.tabs, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
         self.save_button.setText(self.tr("Save"))
         self.save_button.setProperty("role", "primary")
@@ -93,7 +96,9 @@ class SettingsDialog(QDialog):
         self.show_key = QPushButton(self.tr("Show"))
         self.show_key.setCheckable(True)
         self.show_key.toggled.connect(
-            lambda on: self.api_key.setEchoMode(QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password)
+            lambda on: self.api_key.setEchoMode(
+                QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password
+            )
         )
         key_row.addWidget(self.show_key)
         form.addRow(self.tr("API key"), key_row)
@@ -107,7 +112,9 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Chat model"), self.chat_model)
         self.memory_model = QComboBox()
         self.memory_model.setEditable(True)
-        self.memory_model.setToolTip(self.tr("Used for note construction and extraction; may be a cheaper model"))
+        self.memory_model.setToolTip(
+            self.tr("Used for note construction and extraction; may be a cheaper model")
+        )
         form.addRow(self.tr("Memory model"), self.memory_model)
         # before Test connection: the test goes through the chosen proxy
         self.proxy = ProxySection(form, page)
@@ -124,7 +131,9 @@ class SettingsDialog(QDialog):
         test_row.addWidget(self.test_result, 1)
         form.addRow("", test_row)
         privacy = QLabel(
-            self.tr("Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer.")
+            self.tr(
+                "Only the chat and memory requests go to this endpoint. Local providers keep everything on this computer."
+            )
         )
         privacy.setObjectName("Muted")
         privacy.setWordWrap(True)
@@ -139,18 +148,50 @@ class SettingsDialog(QDialog):
         self.recall_threshold.setRange(0.0, 1.0)
         self.recall_threshold.setSingleStep(0.05)
         self.recall_threshold.setDecimals(2)
-        self.recall_threshold.setToolTip(self.tr("How similar a memory must be to the question to be used (0–1)"))
+        self.recall_threshold.setToolTip(
+            self.tr("How similar a memory must be to the question to be used (0–1)")
+        )
         form.addRow(self.tr("Similarity threshold"), self.recall_threshold)
         self.max_memories = QSpinBox()
         self.max_memories.setRange(0, 50)
-        self.max_memories.setToolTip(self.tr("At most this many memories are given to the model per reply"))
+        self.max_memories.setToolTip(
+            self.tr("At most this many memories are given to the model per reply")
+        )
         form.addRow(self.tr("Memories per reply"), self.max_memories)
         self.recency_weight = QDoubleSpinBox()
         self.recency_weight.setRange(0.0, 1.0)
         self.recency_weight.setSingleStep(0.05)
         self.recency_weight.setDecimals(2)
-        self.recency_weight.setToolTip(self.tr("How much newer memories are preferred (0 = not at all)"))
+        self.recency_weight.setToolTip(
+            self.tr("How much newer memories are preferred (0 = not at all)")
+        )
         form.addRow(self.tr("Recency weight"), self.recency_weight)
+        self.maintenance_enabled = QCheckBox(self.tr("Check the memory periodically"))
+        self.maintenance_enabled.setToolTip(
+            self.tr("Proposes clean-ups in the background; nothing changes until you accept")
+        )
+        form.addRow(self.tr("Memory check-up"), self.maintenance_enabled)
+        self.maintenance_period = QSpinBox()
+        self.maintenance_period.setRange(1, 365)
+        self.maintenance_period.setSuffix(self.tr(" days"))
+        form.addRow(self.tr("Check every"), self.maintenance_period)
+        self.maintenance_stale = QSpinBox()
+        self.maintenance_stale.setRange(7, 3650)
+        self.maintenance_stale.setSuffix(self.tr(" days"))
+        self.maintenance_stale.setToolTip(
+            self.tr("Propose archiving memories not recalled for this long and linked to nothing")
+        )
+        form.addRow(self.tr("Stale after"), self.maintenance_stale)
+        self.maintenance_threshold = QDoubleSpinBox()
+        self.maintenance_threshold.setRange(0.5, 0.999)
+        self.maintenance_threshold.setSingleStep(0.01)
+        self.maintenance_threshold.setDecimals(3)
+        self.maintenance_threshold.setToolTip(
+            self.tr(
+                "How similar two memories must be to be proposed as duplicates (0.91 calibrated)"
+            )
+        )
+        form.addRow(self.tr("Duplicate similarity"), self.maintenance_threshold)
         return page
 
     def _look_page(self) -> QWidget:
@@ -182,13 +223,17 @@ class SettingsDialog(QDialog):
         lay.addWidget(path)
         row = QHBoxLayout()
         open_button = QPushButton(icon("folder"), self.tr("Open data folder"))
-        open_button.clicked.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.host.data_dir))))
+        open_button.clicked.connect(
+            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.host.data_dir)))
+        )
         row.addWidget(open_button)
         row.addStretch(1)
         lay.addLayout(row)
         lay.addSpacing(12)
         note = QLabel(
-            self.tr("A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder).")
+            self.tr(
+                "A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder)."
+            )
         )
         note.setWordWrap(True)
         note.setObjectName("Muted")
@@ -232,6 +277,10 @@ class SettingsDialog(QDialog):
         self.recall_threshold.setValue(s.recall_threshold)
         self.max_memories.setValue(s.max_memories)
         self.recency_weight.setValue(s.recency_weight)
+        self.maintenance_enabled.setChecked(s.maintenance_enabled)
+        self.maintenance_period.setValue(s.maintenance_period_days)
+        self.maintenance_stale.setValue(s.maintenance_stale_days)
+        self.maintenance_threshold.setValue(s.maintenance_duplicate_threshold)
         self.language.setCurrentIndex(max(self.language.findData(s.language), 0))
         self.theme.setCurrentIndex(max(self.theme.findData(s.theme), 0))
         self.proxy.load(s)
@@ -248,6 +297,10 @@ class SettingsDialog(QDialog):
             recall_threshold=self.recall_threshold.value(),
             max_memories=self.max_memories.value(),
             recency_weight=self.recency_weight.value(),
+            maintenance_enabled=self.maintenance_enabled.isChecked(),
+            maintenance_period_days=self.maintenance_period.value(),
+            maintenance_stale_days=self.maintenance_stale.value(),
+            maintenance_duplicate_threshold=self.maintenance_threshold.value(),
             language=self.language.currentData(),
             theme=self.theme.currentData(),
             proxy_mode=self.proxy.chosen_mode(),
@@ -306,13 +359,17 @@ class SettingsDialog(QDialog):
             if not needs_key:
                 self.api_key.setPlaceholderText(self.tr("Not needed for this provider"))
             elif stored:
-                self.api_key.setPlaceholderText(self.tr("•••••••• saved in the system keyring — type to replace"))
+                self.api_key.setPlaceholderText(
+                    self.tr("•••••••• saved in the system keyring — type to replace")
+                )
             else:
                 self.api_key.setPlaceholderText(self.tr("Paste your API key"))
             self.key_note.setText(
                 self.tr("The key is stored only in the system keyring, never in a file.")
                 if persistent
-                else self.tr("No system keyring is available: the key is kept for this session only.")
+                else self.tr(
+                    "No system keyring is available: the key is kept for this session only."
+                )
             )
 
         self._ops.append(run_op(work, on_success=show, name="key-note"))
@@ -339,19 +396,31 @@ class SettingsDialog(QDialog):
                 client.close()
 
         def ok(models: list[str]) -> None:
-            self.test_result.setStyleSheet(f"color: {'#16a34a' if not theme.is_dark() else '#4ade80'}")
+            self.test_result.setStyleSheet(
+                f"color: {'#16a34a' if not theme.is_dark() else '#4ade80'}"
+            )
             self.test_result.setText(
-                self.tr("Connected. %n models available.", "", len(models)) if models else self.tr("Connected.")
+                self.tr("Connected. %n models available.", "", len(models))
+                if models
+                else self.tr("Connected.")
             )
             if models:
-                self._set_models(models, self.chat_model.currentText(), self.memory_model.currentText())
+                self._set_models(
+                    models, self.chat_model.currentText(), self.memory_model.currentText()
+                )
 
         def failed(exc: BaseException) -> None:
             self.test_result.setStyleSheet(f"color: {theme.tokens()['danger']}")
             self.test_result.setText(getattr(exc, "user_message", None) or str(exc))
 
         self._ops.append(
-            run_op(work, on_success=ok, on_failure=failed, on_finally=lambda: self.test_button.setEnabled(True), name="test-connection")
+            run_op(
+                work,
+                on_success=ok,
+                on_failure=failed,
+                on_finally=lambda: self.test_button.setEnabled(True),
+                name="test-connection",
+            )
         )
 
     def _problem_text(self, kind: str) -> str:
@@ -406,7 +475,11 @@ class SettingsDialog(QDialog):
             if app is not None:
                 theme.apply(app, s.theme)
         if i18n.resolve(s.language) != i18n.current():
-            dialogs.inform(self, self.tr("Settings"), self.tr("The new language applies after LexMem restarts."))
+            dialogs.inform(
+                self,
+                self.tr("Settings"),
+                self.tr("The new language applies after LexMem restarts."),
+            )
         self.applied.emit(s)
         self.accept()
 
@@ -414,7 +487,9 @@ class SettingsDialog(QDialog):
         if self.host.engine is None:
             return
         default = backups_dir(self.host.data_dir) / f"lexmem-{datetime.now():%Y%m%d-%H%M%S}.sqlite3"
-        path = dialogs.save_file(self, self.tr("Back up"), str(default), self.tr("SQLite database (*.sqlite3)"))
+        path = dialogs.save_file(
+            self, self.tr("Back up"), str(default), self.tr("SQLite database (*.sqlite3)")
+        )
         if not path:
             return
         self.backup_to(Path(path))
@@ -423,13 +498,19 @@ class SettingsDialog(QDialog):
         self.data_result.setText(self.tr("Backing up…"))
         self.host.call(
             lambda e: e.backup(path),
-            lambda p: self.data_result.setText(self.tr("Backup written to %1").replace("%1", str(p))),
+            lambda p: self.data_result.setText(
+                self.tr("Backup written to %1").replace("%1", str(p))
+            ),
             lambda exc: self.data_result.setText(getattr(exc, "user_message", None) or str(exc)),
             name="backup",
         )
 
     def restore(self) -> None:
-        path = dialogs.open_file(self, self.tr("Restore from backup"), self.tr("SQLite database (*.sqlite3 *.db);;All files (*)"))
+        path = dialogs.open_file(
+            self,
+            self.tr("Restore from backup"),
+            self.tr("SQLite database (*.sqlite3 *.db);;All files (*)"),
+        )
         if not path:
             return
         if not dialogs.confirm(
@@ -448,7 +529,9 @@ class SettingsDialog(QDialog):
         def done(exc: BaseException | None) -> None:
             self.restore_button.setEnabled(True)
             self.data_result.setText(
-                self.tr("Restored.") if exc is None else (getattr(exc, "user_message", None) or str(exc))
+                self.tr("Restored.")
+                if exc is None
+                else (getattr(exc, "user_message", None) or str(exc))
             )
 
         self.host.restore_from(path, done)

@@ -1,0 +1,192 @@
+"""The 记忆体检 dialog: review one case's check-up proposal item by item or a whole kind at a
+time; accept (archive, merge, supersede, expire — each with history) or dismiss.
+
+Every engine call runs in a worker through the EngineHost; what it changed reaches the other
+views through ``operationDidExecute``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.ui import dialogs
+from desktop_app.ui.engine_host import EngineHost
+from desktop_app.ui.maintenance.model import (
+    MaintenanceRow,
+    MaintenanceTableModel,
+    kind_label,
+)
+
+KINDS = ("stale", "duplicate", "update", "passed")
+
+
+def load_rows(engine: Any, case_id: str, run: bool) -> tuple[list[MaintenanceRow], Any]:
+    """(rows, proposal) of the case's check-up, run first when ``run`` (worker thread)."""
+    proposal = engine.run_maintenance(case_id) if run else engine.maintenance_proposal(case_id)
+    rows = []
+    for item in proposal.items:
+        contents = []
+        for note_id in item.note_ids:
+            try:
+                contents.append(engine.get_note(note_id).content)
+            except Exception:  # deleted since the check: the item will be skipped on accept
+                contents.append("—")
+        rows.append(
+            MaintenanceRow(
+                item.id,
+                item.kind,
+                tuple(contents),
+                item.score,
+                item.event_date.isoformat() if item.event_date else None,
+            )
+        )
+    return rows, proposal
+
+
+class MaintenanceDialog(QDialog):
+    def __init__(self, host: EngineHost, case_id: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.case_id = case_id
+        self.setWindowTitle(self.tr("Memory check-up"))
+        self.resize(900, 520)
+        self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.model = MaintenanceTableModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setWordWrap(True)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+
+        self.accept_button = QPushButton(self.tr("Accept selected"))
+        self.dismiss_button = QPushButton(self.tr("Dismiss selected"))
+        self.kind_box = QComboBox()
+        for kind in KINDS:
+            self.kind_box.addItem(kind_label(kind), kind)
+        self.accept_kind_button = QPushButton(self.tr("Accept all of this kind"))
+        self.dismiss_kind_button = QPushButton(self.tr("Dismiss all of this kind"))
+        self.check_button = QPushButton(self.tr("Check now"))
+        self.accept_button.clicked.connect(lambda: self.accept_items(self.selected_ids()))
+        self.dismiss_button.clicked.connect(lambda: self.dismiss_items(self.selected_ids()))
+        self.accept_kind_button.clicked.connect(
+            lambda: self.accept_items(self.ids_of_kind(self.kind_box.currentData()))
+        )
+        self.dismiss_kind_button.clicked.connect(
+            lambda: self.dismiss_items(self.ids_of_kind(self.kind_box.currentData()))
+        )
+        self.check_button.clicked.connect(lambda: self.reload(run=True))
+
+        row1 = QHBoxLayout()
+        for w in (self.accept_button, self.dismiss_button):
+            row1.addWidget(w)
+        row1.addStretch(1)
+        for w in (self.kind_box, self.accept_kind_button, self.dismiss_kind_button):
+            row1.addWidget(w)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.addButton(self.check_button, QDialogButtonBox.ButtonRole.ActionRole)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(row1)
+        layout.addWidget(buttons)
+        self.busy = False
+        self.reload(run=False)
+
+    # -- reading ---------------------------------------------------------------------------
+    def selected_ids(self) -> list[str]:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [self.model.row_at(r).item_id for r in rows]
+
+    def ids_of_kind(self, kind: str) -> list[str]:
+        return [r.item_id for r in self.model.rows() if r.kind == kind]
+
+    def reload(self, run: bool = False) -> None:
+        case_id = self.case_id
+        self._set_busy(True)
+        self.host.call(
+            lambda e: load_rows(e, case_id, run),
+            self._loaded,
+            self._failed,
+            origin=self,
+            name="maintenance-load",
+        )
+
+    def _loaded(self, result: tuple[list[MaintenanceRow], Any]) -> None:
+        rows, proposal = result
+        self.model.set_rows(rows)
+        self.table.resizeRowsToContents()
+        self._set_busy(False)
+        if proposal.ran_at is None:
+            self.summary.setText(self.tr("This case has not been checked yet."))
+        elif not rows:
+            self.summary.setText(self.tr("Nothing to clean up: every memory looks current."))
+        else:
+            when = proposal.ran_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            self.summary.setText(
+                self.tr("%1 proposals from the check of %2. Nothing changes until you accept.")
+                .replace("%1", str(len(rows)))
+                .replace("%2", when)
+            )
+
+    def _failed(self, exc: BaseException) -> None:
+        self._set_busy(False)
+        message = getattr(exc, "user_message", "") or str(exc)
+        dialogs.error(self, self.tr("Memory check-up"), message)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.busy = busy
+        for w in (
+            self.accept_button,
+            self.dismiss_button,
+            self.accept_kind_button,
+            self.dismiss_kind_button,
+            self.check_button,
+        ):
+            w.setEnabled(not busy)
+
+    # -- deciding --------------------------------------------------------------------------
+    def accept_items(self, item_ids: list[str]) -> None:
+        if not item_ids or self.busy:
+            return
+        if not dialogs.confirm(
+            self,
+            self.tr("Memory check-up"),
+            self.tr(
+                "Apply %1 proposals? Archived, merged and expired memories stay in history "
+                "and can be restored."
+            ).replace("%1", str(len(item_ids))),
+        ):
+            return
+        self._decide(lambda e: e.accept_maintenance(item_ids), "maintenance-accept")
+
+    def dismiss_items(self, item_ids: list[str]) -> None:
+        if item_ids and not self.busy:
+            self._decide(lambda e: e.dismiss_maintenance(item_ids), "maintenance-dismiss")
+
+    def _decide(self, fn: Any, name: str) -> None:
+        self._set_busy(True)
+        self.host.call(
+            fn, lambda _result: self.reload(run=False), self._failed, origin=self, name=name
+        )
