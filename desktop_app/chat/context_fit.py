@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from desktop_app.llm.tokens import estimate_tokens
-
 DEFAULT_CONTEXT_TOKENS = 8192
 #: Ollama's default num_ctx: what a local model actually reads unless the user raised it
 OLLAMA_CONTEXT_TOKENS = 4096
@@ -56,5 +54,9 @@ def reserve_tokens(context: int) -> int:
 
 
 def check_message(text: str, model: str, provider: str = "") -> ContextFit:
+    # imported here: desktop_app.llm loads openai and pydantic (1-3 s), which the window's
+    # first paint must not wait for (tests/ui/test_startup.py)
+    from desktop_app.llm.tokens import estimate_tokens
+
     context = context_tokens(model, provider)
     return ContextFit(estimate_tokens(text), context, context - reserve_tokens(context))
