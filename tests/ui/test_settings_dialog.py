@@ -94,6 +94,7 @@ def _model_dialog(qtbot, host, base_url):
     dlg.provider.setCurrentIndex(dlg.provider.findData("custom"))
     dlg.base_url.setText(base_url)
     dlg.chat_model.setCurrentText("m")
+    dlg.memory_model.setCurrentText("m")  # Save refuses an empty model name (issue 15, item 6)
     return dlg
 
 
