@@ -480,8 +480,9 @@ class JobSteps:
         self, updates: Sequence[agentic.NeighbourUpdate], new_ids: Sequence[str]
     ) -> None:
         eng = self._engine
+        new_notes = eng.notes_by_ids(new_ids)  # read once: the rewrites change neighbours only
         for upd in updates:
-            source = self._likely_source(upd, new_ids)
+            source = _likely_source(upd, new_notes)
             try:
                 eng.update_note(
                     upd.target_id,
@@ -494,21 +495,6 @@ class JobSteps:
             except NotFoundError:
                 continue  # deleted meanwhile
 
-    def _likely_source(self, upd: agentic.NeighbourUpdate, new_ids: Sequence[str]) -> str | None:
-        """The new note a neighbour's rewrite most likely came from: the only one, or the one
-        sharing most characters with the new context and tags (forget also reverts any value
-        that still holds a forgotten note's distinctive terms, whichever note is named)."""
-        live = []
-        for note_id in new_ids:
-            try:
-                live.append(self._engine.get_note(note_id))
-            except NotFoundError:
-                continue
-        if len(live) <= 1:
-            return live[0].id if live else None
-        written = set((upd.new_context or "") + "".join(upd.new_tags or ()))
-        return max(live, key=lambda n: len(written & set(n.content))).id
-
     def _save_progress(
         self, job: Job | None, conn: sqlite3.Connection | None = None, **fields: Any
     ) -> None:
@@ -516,6 +502,16 @@ class JobSteps:
             return
         job.payload.update(fields)
         self._queue.save_payload(job, conn)
+
+
+def _likely_source(upd: agentic.NeighbourUpdate, new_notes: Sequence[Note]) -> str | None:
+    """The new note a neighbour's rewrite most likely came from: the only one, or the one
+    sharing most characters with the new context and tags (forget also reverts any value
+    that still holds a forgotten note's distinctive terms, whichever note is named)."""
+    if len(new_notes) <= 1:
+        return new_notes[0].id if new_notes else None
+    written = set((upd.new_context or "") + "".join(upd.new_tags or ()))
+    return max(new_notes, key=lambda n: len(written & set(n.content))).id
 
 
 # -- what a job keeps between attempts (JSON in its payload) ------------------------------------
