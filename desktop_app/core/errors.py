@@ -77,7 +77,8 @@ class DocumentImportError(LexMemError):
 
 
 #: why an import failed: 0-byte or textless file, password-protected PDF, damaged file,
-#: unknown kind, too big, cancelled by the user, an image or scan without readable text
+#: unknown kind, too big, cancelled by the user, an image or scan without readable text,
+#: the OCR missing from the installation (an image or a scan cannot be read at all)
 DOCUMENT_IMPORT_REASONS = (
     "empty",
     "encrypted",
@@ -86,6 +87,7 @@ DOCUMENT_IMPORT_REASONS = (
     "too_large",
     "cancelled",
     "no_text",
+    "ocr_unavailable",
 )
 #: the CLI's wording of each reason (the UI words them through its own translations)
 _IMPORT_MESSAGES = {
@@ -99,6 +101,8 @@ _IMPORT_MESSAGES = {
     "cancelled": "导入已取消，没有保留任何内容。 / Import cancelled; nothing was kept.",
     "no_text": "没有识别出文字（图片或扫描件中没有可读的文字）。 / "
     "No readable text was found in the image or scan.",
+    "ocr_unavailable": "文字识别（OCR）不可用，无法读取图片或扫描件。 / "
+    "Text recognition (OCR) is not available: images and scans cannot be read.",
 }
 
 
