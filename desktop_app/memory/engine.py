@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -165,6 +166,8 @@ class MemoryEngine:
         self._documents_repo = DocumentsRepository(store)
         self._passage_sync: PassageIndexSync | None = None
         self._documents: DocumentLibrary | None = None
+        #: the passages' index opens on first use, from whichever thread asks first
+        self._documents_lock = threading.Lock()
 
     # ==================================================================== life cycle
 
@@ -860,6 +863,10 @@ class MemoryEngine:
     def _passages(self) -> PassageIndexSync:
         """The passages' index, opened on first use (a folder without documents never
         opens it)."""
+        with self._documents_lock:
+            return self._passages_locked()
+
+    def _passages_locked(self) -> PassageIndexSync:
         if self._passage_sync is None:
             index = NoteIndex(
                 self.data_dir / INDEX_DIR,
@@ -875,17 +882,20 @@ class MemoryEngine:
 
     @property
     def documents(self) -> DocumentLibrary:
-        if self._documents is None:
-            self._documents = DocumentLibrary(
-                self.data_dir,
-                self._store,
-                self._documents_repo,
-                self._cases,
-                self._passages(),
-                self._jobs,
-                lambda: self.llm is not None,
-            )
-        return self._documents
+        """The case documents (engine internals: callers use the methods below)."""
+        sync = self._passages()
+        with self._documents_lock:
+            if self._documents is None:
+                self._documents = DocumentLibrary(
+                    self.data_dir,
+                    self._store,
+                    self._documents_repo,
+                    self._cases,
+                    sync,
+                    self._jobs,
+                    lambda: self.llm is not None,
+                )
+            return self._documents
 
     def import_document(
         self,
