@@ -363,12 +363,17 @@ class MemoryEngine:
         """Bring the index fully up to date now (the background upkeep otherwise does it
         within seconds of a write)."""
         self._index_sync.optimize()
+        if self._passage_sync is not None:
+            self._passage_sync.index.optimize()
 
     def wait_for_index_upkeep(self, timeout: float | None = None, *, flush: bool = True) -> bool:
         """Block until the background index upkeep is idle (tests, benchmarks); False if
         ``timeout`` seconds passed first.  ``flush``: also fold in the last few writes, which
         the upkeep otherwise leaves for its idle round."""
-        return self._index.wait_for_upkeep(timeout, flush=flush)
+        done = self._index.wait_for_upkeep(timeout, flush=flush)
+        if self._passage_sync is not None:  # the passages' table, when documents exist
+            done = self._passage_sync.index.wait_for_upkeep(timeout, flush=flush) and done
+        return done
 
     # ========================================================================== cases
 
