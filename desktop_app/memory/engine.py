@@ -28,6 +28,8 @@ from desktop_app.memory.changes import ChangeLog, ChangeRecorder
 from desktop_app.memory.conversations import Conversations
 from desktop_app.memory.editing import NoteEditor
 from desktop_app.memory.embedder import Embedder, default_embedder
+from desktop_app.memory.evidence_list import EvidenceEntry, rows_for
+from desktop_app.memory.evidence_order import EvidenceOrder
 from desktop_app.memory.forgetting import CaseContents, ForgetReport, Forgetting
 from desktop_app.memory.graph import GraphBuilder
 from desktop_app.memory.index import NoteIndex
@@ -137,6 +139,7 @@ class MemoryEngine:
             self._notes, index, self._index_sync, embedder, lambda: self.config, lambda: self.fusion
         )
         self._graph = GraphBuilder(store, self._notes)
+        self._evidence = EvidenceOrder(store, self._notes)
         self._maintenance = MaintenanceProposals(store, self._notes, index)
         self._steps = JobSteps(
             self,
@@ -617,6 +620,31 @@ class MemoryEngine:
     def mark_reused(self, note_id: str) -> None:
         """A known fact came up again: it counts as retrieved and moves up."""
         self._editor.mark_reused(note_id)
+
+    # ======================================================================== evidence list
+
+    def evidence_list(self, case_id: str) -> list[EvidenceEntry]:
+        """The case's evidence (active 证据 notes) in the order the lawyer arranged it, each
+        with the name, purpose and source its 证据目录 row shows."""
+        self._cases.get(case_id)
+        return self._evidence.entries(self._evidence.evidence_notes(case_id))
+
+    def set_evidence_order(self, case_id: str, note_ids: Sequence[str]) -> list[EvidenceEntry]:
+        """Keep ``note_ids`` (evidence notes of this case) as the case's evidence order."""
+        self._cases.get(case_id)
+        return self._evidence.entries(self._evidence.set_order(case_id, note_ids))
+
+    def export_evidence_list(
+        self, path: str | os.PathLike[str], case_id: str, *, english: bool = False
+    ) -> int:
+        """Write the case's 证据目录 as a Word file (English headings when ``english``), in
+        the stored order; returns the number of rows."""
+        from desktop_app.memory.evidence_docx import write_evidence_docx
+
+        case = self._cases.get(case_id)
+        rows = rows_for(self.evidence_list(case_id), english)
+        write_evidence_docx(path, case.name, rows, english=english)
+        return len(rows)
 
     # ======================================================================== search
 

@@ -227,6 +227,21 @@ MIGRATIONS: tuple[Migration, ...] = (
         );
         """,
     ),
+    (
+        # the order in which the lawyer arranged a case's evidence for its 证据目录 (evidence
+        # list).  Ids and positions only, never text: forgetting a note removes its row
+        # with it (the cascade), and the list has nothing of it left to scan for.
+        "0009_evidence_order",
+        """
+        CREATE TABLE evidence_order (
+            case_id TEXT NOT NULL REFERENCES cases(id) ON DELETE CASCADE,
+            note_id TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (case_id, note_id)
+        );
+        CREATE INDEX evidence_order_note ON evidence_order (note_id);
+        """,
+    ),
 )
 
 
