@@ -129,6 +129,8 @@ class NotesView(QWidget):
         menu.addSeparator()
         self.act_export_jsonl = menu.addAction(icon("export"), self.tr("Export JSON Lines…"), self.export_jsonl)
         self.act_export_md = menu.addAction(icon("export"), self.tr("Export Markdown…"), self.export_markdown)
+        menu.addSeparator()
+        self.act_evidence = menu.addAction(icon("export"), self.tr("Evidence list (Word)…"), self.open_evidence_list)
         self.more.setMenu(menu)
         bar.addWidget(self.more)
         self.merge_button = QPushButton(icon("merge"), self.tr("Merge"))
@@ -706,6 +708,17 @@ class NotesView(QWidget):
 
         self.host.call(export, done, self._error, name="export")
 
+    def open_evidence_list(self) -> None:
+        """证据目录: arrange the case's evidence and export it as a Word document."""
+        if self.case_id is None:
+            return
+        from desktop_app.ui.evidence import EvidenceDialog
+
+        dialog = EvidenceDialog(self.host, self.case_id, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        self.evidence_dialog = dialog
+
     # -- misc ------------------------------------------------------------------------------
     def _update_actions(self) -> None:
         ready = self.host.engine is not None or self.host.state == "loading"
@@ -715,6 +728,7 @@ class NotesView(QWidget):
         self.add_button.setEnabled(ready)
         self.act_export_jsonl.setEnabled(self.case_id is not None)
         self.act_export_md.setEnabled(self.case_id is not None)
+        self.act_evidence.setEnabled(self.case_id is not None)
 
     def _error(self, exc: BaseException) -> None:
         log.warning("notes: %r", exc)
