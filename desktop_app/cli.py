@@ -66,7 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--case", help="case id or name (default: global scope)")
     add.add_argument("--category")
     add.add_argument("--event-date", help="when the fact happened, e.g. 2024-07-15")
-    add.add_argument("--source-kind", help="当事人陈述 / 对方主张 / 证据显示 / 法院认定 / 律师判断 / 偏好")
+    add.add_argument(
+        "--source-kind", help="当事人陈述 / 对方主张 / 证据显示 / 法院认定 / 律师判断 / 偏好"
+    )
 
     search = sub.add_parser("search", help="hybrid search in a case (plus global notes)")
     search.add_argument("query")
@@ -242,6 +244,8 @@ def _delete_case(engine, args) -> int:
     for place in [*map(str, report.still_holding), *report.live_places]:
         print(f"仍含有该案件的文字 / still holds its text: {place}", file=sys.stderr)
     return 3
+
+
 #: how each kind of check-up item reads in the terminal
 _KIND_LABELS = {
     "stale": "久未使用 / stale",

@@ -6,8 +6,10 @@ first, English after), which the UI shows as is; ``str(exc)`` stays technical fo
 
     LexMemError
     ├── InvalidInputError         bad text, bad arguments, malformed import lines
+    ├── DocumentImportError       a case document could not be imported (``reason``)
     ├── NotFoundError
     │   ├── NoteNotFoundError
+    │   ├── DocumentNotFoundError
     │   └── CaseNotFoundError
     ├── StorageError              SQLite / LanceDB trouble
     │   ├── DataFolderLockedError  another LexMem is writing to the same folder
@@ -59,12 +61,42 @@ class InvalidInputError(LexMemError):
     default_user_message = "输入无效。 / The input is not valid."
 
 
+class DocumentImportError(LexMemError):
+    """A case document could not be imported; nothing of it was kept.  ``reason`` is one of
+    DOCUMENT_IMPORT_REASONS (the UI words it); the message never quotes the file's text."""
+
+    default_user_message = "文件无法导入。 / The file could not be imported."
+
+    def __init__(self, reason: str, message: str = "", *, user_message: str | None = None):
+        if reason not in DOCUMENT_IMPORT_REASONS:
+            raise ValueError(f"unknown import failure reason {reason!r}")
+        super().__init__(message or reason, user_message=user_message)
+        self.reason = reason
+
+
+#: why an import failed: 0-byte or textless file, password-protected PDF, damaged file,
+#: unknown kind, too big, cancelled by the user, an image or scan without readable text
+DOCUMENT_IMPORT_REASONS = (
+    "empty",
+    "encrypted",
+    "corrupt",
+    "unsupported",
+    "too_large",
+    "cancelled",
+    "no_text",
+)
+
+
 class NotFoundError(LexMemError):
     default_user_message = "找不到该条目。 / The item was not found."
 
 
 class NoteNotFoundError(NotFoundError):
     default_user_message = "找不到这条记忆（可能已被删除）。 / The memory note was not found (it may have been deleted)."
+
+
+class DocumentNotFoundError(NotFoundError):
+    default_user_message = "找不到这份文件。 / Document not found."
 
 
 class CaseNotFoundError(NotFoundError):

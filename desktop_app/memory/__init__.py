@@ -48,21 +48,33 @@ Where each responsibility lives (the engine is a façade over these):
     maintenance_proposals.py  the check-up's stored proposal: run, accept, dismiss
     changes.py            Changes: what an operation changed (for the views)
     io.py                 JSON Lines / Markdown import and export
+    documents.py          case documents: import (all or nothing), list, passage search
+    documents_repository.py  every SQL statement on documents and passages
+    document_delete.py    delete a document: copy, passages, index, backups, chosen notes
+    passage_index.py      the passages' LanceDB table kept in step (reconcile at open)
+    passage_split.py      pages cut into passages that keep their page and boxes
+    doc_sources.py        "doc:<id>#p<page>": the source of a note from a document
+    readers/              PDF, DOCX, TXT/Markdown, OCR (imported only when an import runs)
 """
 
 from typing import TYPE_CHECKING, Any
 
 from desktop_app.core.errors import (
     CaseNotFoundError,
+    DocumentImportError,
+    DocumentNotFoundError,
     InvalidInputError,
     LexMemError,
     NoteNotFoundError,
     StorageError,
 )
 from desktop_app.memory.changes import Changes
+from desktop_app.memory.doc_sources import document_source, parse_document_source
 from desktop_app.memory.types import (
     CATEGORIES,
     CATEGORY_LABELS_EN,
+    DOCUMENT_KINDS,
+    EXTRACTION_STATES,
     LINK_TYPE_LABELS_EN,
     LINK_TYPES,
     ORIGINS,
@@ -72,6 +84,7 @@ from desktop_app.memory.types import (
     Case,
     Conflict,
     Conversation,
+    Document,
     EngineStats,
     Graph,
     GraphEdge,
@@ -85,6 +98,8 @@ from desktop_app.memory.types import (
     MemoryConfig,
     Message,
     Note,
+    Passage,
+    PassageHit,
     Recall,
     ScoreParts,
 )
@@ -117,6 +132,8 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "CATEGORIES",
     "CATEGORY_LABELS_EN",
+    "DOCUMENT_KINDS",
+    "EXTRACTION_STATES",
     "LINK_TYPES",
     "LINK_TYPE_LABELS_EN",
     "ORIGINS",
@@ -128,6 +145,9 @@ __all__ = [
     "Changes",
     "Conflict",
     "Conversation",
+    "Document",
+    "DocumentImportError",
+    "DocumentNotFoundError",
     "Embedder",
     "EngineStats",
     "Graph",
@@ -146,9 +166,13 @@ __all__ = [
     "Message",
     "Note",
     "NoteNotFoundError",
+    "Passage",
+    "PassageHit",
     "Recall",
     "ScoreParts",
     "StorageError",
     "USEMultilingualEmbedder",
     "default_embedder",
+    "document_source",
+    "parse_document_source",
 ]

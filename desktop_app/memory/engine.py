@@ -26,6 +26,9 @@ from desktop_app.memory.backups import BackupManager
 from desktop_app.memory.cases import Cases
 from desktop_app.memory.changes import ChangeLog, ChangeRecorder
 from desktop_app.memory.conversations import Conversations
+from desktop_app.memory.document_delete import DocumentDeletion
+from desktop_app.memory.documents import DocumentLibrary
+from desktop_app.memory.documents_repository import DocumentsRepository
 from desktop_app.memory.editing import NoteEditor
 from desktop_app.memory.embedder import Embedder, default_embedder
 from desktop_app.memory.evidence_list import EvidenceEntry, rows_for
@@ -41,6 +44,7 @@ from desktop_app.memory.job_steps import JobReport, JobSteps
 from desktop_app.memory.jobs import ENRICH, JobCounts, JobQueue
 from desktop_app.memory.maintenance_proposals import MaintenanceProposals
 from desktop_app.memory.notes_repository import NotesRepository
+from desktop_app.memory.passage_index import PASSAGES_TABLE, PassageIndexSync
 from desktop_app.memory.ranking import FusionParams
 from desktop_app.memory.search import Search
 from desktop_app.memory.store import Store
@@ -50,6 +54,7 @@ from desktop_app.memory.types import (
     Case,
     Conflict,
     Conversation,
+    Document,
     EngineStats,
     Graph,
     HistoryEntry,
@@ -60,12 +65,16 @@ from desktop_app.memory.types import (
     MemoryConfig,
     Message,
     Note,
+    Passage,
+    PassageHit,
     Recall,
 )
 
 log = logging.getLogger(__name__)
 
 DB_FILE = "lexmem.sqlite3"
+#: passages injected into one chat reply beside the notes (MemoryConfig.extra["max_passages"])
+MAX_RECALLED_PASSAGES = 3
 INDEX_DIR = "index"
 
 
@@ -156,6 +165,9 @@ class MemoryEngine:
             self._changes,
             lambda: self.backups.lock,
         )
+        self._documents_repo = DocumentsRepository(store)
+        self._passage_sync: PassageIndexSync | None = None
+        self._documents: DocumentLibrary | None = None
 
     # ==================================================================== life cycle
 
@@ -218,6 +230,7 @@ class MemoryEngine:
             index.start_upkeep()  # after on_write: every version it writes is recorded
             engine._jobs.recover_interrupted()  # jobs a crash left "running" run again
             engine._forgetting.resume(progress)  # forgets a crash interrupted finish now
+            engine._open_documents(progress)
         except BaseException:
             store.close_quietly()
             raise
@@ -256,6 +269,11 @@ class MemoryEngine:
                 self._index.close()  # stops the background upkeep, then compacts
             except Exception:
                 log.warning("index upkeep at close failed", exc_info=True)
+            if self._passage_sync is not None:
+                try:
+                    self._passage_sync.index.close()
+                except Exception:
+                    log.warning("passage index upkeep at close failed", exc_info=True)
             self._store.close()
         finally:
             if self._lock is not None:
@@ -610,6 +628,10 @@ class MemoryEngine:
         """Delete a case with everything in it — notes, history, links, conversations,
         messages, jobs, graph positions — from the live data, the index and every backup,
         with the same proof as :meth:`forget_note`."""
+        if self._documents_repo.in_case(case_id, False):
+            # the case's files and passages first, each with its purge (index, backups)
+            for doc in self.list_documents(case_id):
+                self.delete_document(doc.id)
         return self._forgetting.delete_case(case_id, progress)
 
     @property
@@ -685,7 +707,28 @@ class MemoryEngine:
     def recall_for_chat(self, query: str, case_id: str | None) -> Recall:
         """The memories injected into one chat reply (see Search.recall); the chat layer
         words them for the model."""
-        return self._search.recall(query, case_id)
+        recall = self._search.recall(query, case_id)
+        return replace(recall, passages=tuple(self._recalled_passages(query, case_id)))
+
+    def _recalled_passages(self, query: str, case_id: str | None) -> list[PassageHit]:
+        """The case's passages close enough to inject beside the notes (at most
+        ``max_passages``; the same threshold as notes)."""
+        if case_id is None or not self._case_has_passages(case_id):
+            return []
+        cfg = self.config
+        limit = int(cfg.extra.get("max_passages", MAX_RECALLED_PASSAGES))
+        chosen = []
+        for hit, sim, text_rank in self.documents.search(query, case_id, k=limit * 2):
+            words_match = text_rank is not None and text_rank <= 3
+            if sim >= cfg.recall_threshold or (words_match and sim >= cfg.recall_threshold / 2):
+                chosen.append(hit)
+            if len(chosen) >= limit:
+                break
+        return chosen
+
+    def _case_has_passages(self, case_id: str) -> bool:
+        row = self._store.query_one("SELECT 1 FROM passages WHERE case_id = ? LIMIT 1", (case_id,))
+        return row is not None
 
     def neighbours_of(self, note: Note, k: int | None = None) -> list[Note]:
         """The nearest active notes of the note's own scope, best first."""
@@ -828,6 +871,122 @@ class MemoryEngine:
 
     def list_messages(self, conversation_id: str) -> list[Message]:
         return self._conversations.messages(conversation_id)
+
+    # ================================================================ case documents
+
+    def _open_documents(self, progress: ProgressCallback | None) -> None:
+        """At open: remove copies no document names (an import or delete a crash cut off)
+        and bring the passages' index in step — skipped (O(1)) while no document exists."""
+        folder = self.data_dir / INDEX_DIR / f"{PASSAGES_TABLE}.lance"
+        repo = self._documents_repo
+        if repo.total_passages() or repo.tombstones() or folder.exists():
+            self.documents.sweep_files()
+            self._passages().reconcile(progress)
+        elif (self.data_dir / "documents").exists():
+            self.documents.sweep_files()
+
+    def _passages(self) -> PassageIndexSync:
+        """The passages' index, opened on first use (a folder without documents never
+        opens it)."""
+        if self._passage_sync is None:
+            index = NoteIndex(
+                self.data_dir / INDEX_DIR,
+                self._embedder.dim,
+                read_only=self.read_only,
+                table=PASSAGES_TABLE,
+            )
+            self._passage_sync = PassageIndexSync(
+                self._store, self._documents_repo, index, self._embedder
+            )
+            index.start_upkeep()
+        return self._passage_sync
+
+    @property
+    def documents(self) -> DocumentLibrary:
+        if self._documents is None:
+            self._documents = DocumentLibrary(
+                self.data_dir,
+                self._store,
+                self._documents_repo,
+                self._cases,
+                self._passages(),
+                self._jobs,
+                lambda: self.llm is not None,
+            )
+        return self._documents
+
+    def import_document(
+        self,
+        case_id: str,
+        path: str | os.PathLike[str],
+        *,
+        progress: Callable[[int, int, str], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+    ) -> Document:
+        """Import a file into a case: the original copied into the data folder, its text
+        split into passages (page kept), embedded and indexed; knowledge extraction queued
+        (it runs when a model is configured).  All or nothing: a failure or a cancel keeps
+        no row, no passage, no copy.  DocumentImportError(.reason) for bad files."""
+        doc = self.documents.import_document(case_id, Path(path), progress, cancel)
+        self._changes.jobs_changed()
+        self.kick_jobs()
+        return doc
+
+    def list_documents(self, case_id: str) -> list[Document]:
+        return self.documents.list(case_id)
+
+    def get_document(self, document_id: str) -> Document:
+        return self.documents.get(document_id)
+
+    def document_file(self, document_id: str) -> Path:
+        """The stored copy of the document (read it; never write it)."""
+        return self.documents.file_of(document_id)
+
+    def passages_of(self, document_id: str, page: int | None = None) -> list[Passage]:
+        return self.documents.passages_of(document_id, page)
+
+    def get_passage(self, passage_id: str) -> Passage:
+        return self.documents.get_passage(passage_id)
+
+    def search_passages(self, query: str, case_id: str, k: int = 10) -> list[PassageHit]:
+        """The case's passages relevant to ``query``, best first — never another case's."""
+        query = without_surrogates(query) if isinstance(query, str) else ""
+        return [hit for hit, _sim, _rank in self.documents.search(query, case_id, k)]
+
+    def notes_from_document(self, document_id: str) -> list[Note]:
+        """The active notes whose source is a page of this document."""
+        self.documents.file_of(document_id)  # DocumentNotFoundError for an unknown id
+        return self._notes.by_ids(self._documents_repo.derived_note_ids(document_id))
+
+    def delete_document(
+        self,
+        document_id: str,
+        purge_note_ids: Sequence[str] = (),
+        progress: ProgressCallback | None = None,
+    ) -> ForgetReport:
+        """Delete the document: its copy, its passages (SQLite, index, backups) and the
+        derived notes listed (forgotten like :meth:`forget_note`); the report's
+        ``complete`` says a scan of every file found none of its distinctive terms."""
+        deletion = DocumentDeletion(
+            self.data_dir,
+            self._store,
+            self._documents_repo,
+            self.documents,
+            self._passages(),
+            lambda note_id: self.forget_note(note_id),
+            lambda term, excluded: self._notes.any_content_holds(term, excluded),
+            lambda: self.backups.lock,
+        )
+        report = deletion.delete(document_id, purge_note_ids, progress)
+        self._changes.jobs_changed()
+        return report
+
+    def render_page(self, document_id: str, page: int, width_px: int) -> bytes | None:
+        """A PNG of one page (pdf: rendered; image: scaled); None for docx/text."""
+        from desktop_app.memory.readers.render import render_page
+
+        doc = self.documents.get(document_id)
+        return render_page(self.documents.file_of(document_id), doc.kind, page, width_px)
 
     # ================================================================ import / export
 

@@ -172,10 +172,13 @@ class NoteIndex:
         on_write: Callable[[int], None] | None = None,
         *,
         read_only: bool = False,
+        table: str = TABLE,
     ) -> None:
         import lancedb
 
         self.folder = folder
+        #: the LanceDB table: "notes", or "passages" for case documents (same columns)
+        self.table_name = table
         self.dim = dim
         #: a reader beside the running app: never writes (not even a missing scalar index)
         self.read_only = read_only
@@ -242,9 +245,9 @@ class NoteIndex:
 
     def _open_existing(self) -> None:
         try:
-            if TABLE not in self._db.list_tables().tables:
+            if self.table_name not in self._db.list_tables().tables:
                 return
-            table = self._db.open_table(TABLE)
+            table = self._db.open_table(self.table_name)
             if table.schema == self._float32_schema() and not self.read_only:
                 table = self._to_float16(table)  # written by an earlier version: once
             elif table.schema not in (self._schema(), self._float32_schema()):
@@ -275,7 +278,9 @@ class NoteIndex:
         """Rewrite an index of float32 vectors as float16 (no re-embedding; O(rows), once)."""
         log.info("storing the index vectors as float16")
         live = table.to_arrow().cast(self._schema())
-        table = self._db.create_table(TABLE, data=live, schema=self._schema(), mode="overwrite")
+        table = self._db.create_table(
+            self.table_name, data=live, schema=self._schema(), mode="overwrite"
+        )
         self._table = table
         if table.count_rows() > 0:
             self._create_fts()
@@ -289,7 +294,7 @@ class NoteIndex:
         manifest survived but data was lost (a sync tool, a half-restored folder).  Cheap:
         one directory listing, no data read."""
         fragments = table.stats()["fragment_stats"]["num_fragments"]
-        data_dir = self.folder / f"{TABLE}.lance" / "data"
+        data_dir = self.folder / f"{self.table_name}.lance" / "data"
         files = sum(1 for _ in data_dir.glob("*.lance")) if data_dir.is_dir() else 0
         return files < fragments
 
@@ -366,15 +371,17 @@ class NoteIndex:
         self._rows_since_upkeep = self._writes_since_upkeep = 0
         self.broken = None  # a fresh table: whatever failed before is gone with the old one
         try:
-            self._db.drop_table(TABLE)
+            self._db.drop_table(self.table_name)
         except Exception:
             log.debug("drop_table failed; removing the folder", exc_info=True)
-        table_dir = self.folder / f"{TABLE}.lance"
+        table_dir = self.folder / f"{self.table_name}.lance"
         if table_dir.exists():
             with self._files.exclusive():
                 shutil.rmtree(table_dir, ignore_errors=True)
-        mode = "overwrite" if table_dir.exists() else "create"  # overwriting nothing warns on stderr
-        self._table = self._db.create_table(TABLE, schema=self._schema(), mode=mode)
+        mode = (
+            "overwrite" if table_dir.exists() else "create"
+        )  # overwriting nothing warns on stderr
+        self._table = self._db.create_table(self.table_name, schema=self._schema(), mode=mode)
 
     @_guarded(lambda: -1)
     def count(self) -> int:
@@ -639,7 +646,7 @@ class NoteIndex:
             live = self._table.to_arrow()
             self.generation += 1
             self._table = self._db.create_table(
-                TABLE, data=live, schema=self._schema(), mode="overwrite"
+                self.table_name, data=live, schema=self._schema(), mode="overwrite"
             )
             self._fts_ready = False
             self._ann_partitions = None

@@ -325,14 +325,16 @@ class JobSteps:
             except NotFoundError:
                 case_id = None if all(i["scope"] == "global" for i in items) else case_id
         source = payload.get("source") or f"chat:{payload.get('conversation_id') or '-'}"
+        # a case document's knowledge is the case's, whatever scope the model guessed
+        from_document = bool(payload.get("document_id"))
         return [
             {
                 "content": item["content"],
                 "category": item["category"],
-                "case_id": None if item["scope"] == "global" else case_id,
+                "case_id": case_id if from_document or item["scope"] != "global" else None,
                 "created_at": message_time,
                 "source": source,
-                "origin": "message",
+                "origin": "import" if from_document else "message",
                 "keywords": item.get("keywords") or (),
                 "context": item.get("context") or "",
                 "tags": item.get("tags") or (),

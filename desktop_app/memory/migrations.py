@@ -228,6 +228,42 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
     ),
     (
+        # case documents (issue 17): the imported file (its copy lives in
+        # documents/<case_id>/<id><ext>) and its passages, each with its page and, when known,
+        # its boxes on the page.  The passages are indexed in LanceDB's "passages" table
+        # (index_dirty as for notes: 1 until the index holds the row).
+        "0008_case_documents",
+        """
+        CREATE TABLE documents (
+            id TEXT PRIMARY KEY,
+            case_id TEXT NOT NULL REFERENCES cases(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('pdf', 'docx', 'image', 'text')),
+            file_name TEXT NOT NULL,
+            pages INTEGER NOT NULL,
+            size_bytes INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            ocr INTEGER NOT NULL DEFAULT 0,
+            imported_at TEXT NOT NULL
+        );
+        CREATE INDEX documents_case ON documents (case_id, imported_at);
+        CREATE TABLE passages (
+            id TEXT PRIMARY KEY,
+            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            case_id TEXT NOT NULL REFERENCES cases(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            page INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            boxes TEXT,
+            index_dirty INTEGER NOT NULL DEFAULT 1
+        );
+        CREATE INDEX passages_document ON passages (document_id, ordinal);
+        CREATE INDEX passages_case ON passages (case_id);
+        CREATE INDEX passages_dirty ON passages (index_dirty) WHERE index_dirty = 1;
+        CREATE TABLE passage_tombstones (passage_id TEXT PRIMARY KEY);
+        """,
+    ),
+    (
         # the order in which the lawyer arranged a case's evidence for its 证据目录 (evidence
         # list).  Ids and positions only, never text: forgetting a note removes its row
         # with it (the cascade), and the list has nothing of it left to scan for.

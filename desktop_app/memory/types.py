@@ -317,12 +317,64 @@ class MemoryConfig:
     extra: dict = field(default_factory=dict)
 
 
+#: what a case document can be (desktop_app/memory/readers)
+DOCUMENT_KINDS: tuple[str, ...] = ("pdf", "docx", "image", "text")
+#: where a document's knowledge extraction stands
+EXTRACTION_STATES: tuple[str, ...] = ("none", "waiting", "running", "done", "failed")
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A file imported into a case (the original is copied into the data folder)."""
+
+    id: str
+    case_id: str  # documents always belong to one case (never global)
+    name: str  # the original file name, as the user knows it (display only)
+    kind: str  # one of DOCUMENT_KINDS
+    pages: int  # pages for pdf/image (image = 1); paragraph groups for docx/text
+    passages: int
+    size_bytes: int
+    imported_at: datetime  # UTC, aware
+    notes_derived: int  # active notes whose source is this document
+    extraction: str  # one of EXTRACTION_STATES
+    ocr: bool  # the text came from OCR (a scan or an image)
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A piece of a document's text that is searched and cited on its own."""
+
+    id: str
+    document_id: str
+    case_id: str
+    ordinal: int  # 0-based order within the document
+    page: int  # 1-based page (pdf/image) or paragraph number (docx/text)
+    text: str
+    #: where the passage sits on the page, in PDF points from the page's top-left, when
+    #: known (pdf text layer, OCR boxes); None for docx/text
+    boxes: tuple[tuple[float, float, float, float], ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class PassageHit:
+    passage: Passage
+    document_name: str
+    score: float
+
+    @property
+    def citation(self) -> str:
+        """The locale-neutral citation (name and page); the UI words it ("第3页")."""
+        return f"{self.document_name} p{self.passage.page}"
+
+
 @dataclass(frozen=True, slots=True)
 class Recall:
     """The memories chosen for one chat reply (the chat layer words them for the model:
-    desktop_app.chat.memory_message)."""
+    desktop_app.chat.memory_message): notes in ``hits``, document passages of the case in
+    ``passages``."""
 
     hits: tuple[Hit, ...]
+    passages: tuple[PassageHit, ...] = ()
 
     @property
     def notes(self) -> tuple[Note, ...]:
