@@ -148,7 +148,6 @@ class MemoryEngine:
             self._notes, index, self._index_sync, embedder, lambda: self.config, lambda: self.fusion
         )
         self._graph = GraphBuilder(store, self._notes)
-        self._evidence = EvidenceOrder(store, self._notes)
         self._maintenance = MaintenanceProposals(store, self._notes, index)
         self._steps = JobSteps(
             self,
@@ -166,6 +165,7 @@ class MemoryEngine:
             lambda: self.backups.lock,
         )
         self._documents_repo = DocumentsRepository(store)
+        self._evidence = EvidenceOrder(store, self._notes, self._documents_repo.names)
         self._passage_sync: PassageIndexSync | None = None
         self._documents: DocumentLibrary | None = None
 

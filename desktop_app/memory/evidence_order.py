@@ -8,9 +8,10 @@ happened, so a new piece of evidence shows up at the end instead of vanishing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from desktop_app.core.errors import InvalidInputError
+from desktop_app.memory.doc_sources import parse_document_source
 from desktop_app.memory.evidence_list import EvidenceEntry, entry_for
 from desktop_app.memory.notes_repository import NotesRepository
 from desktop_app.memory.store import Store
@@ -22,9 +23,16 @@ PROVES = "证明"
 
 
 class EvidenceOrder:
-    def __init__(self, store: Store, notes: NotesRepository) -> None:
+    def __init__(
+        self,
+        store: Store,
+        notes: NotesRepository,
+        document_names: Callable[[Sequence[str]], dict[str, str]],
+    ) -> None:
+        """``document_names(ids)``: the names of the documents that still exist."""
         self._store = store
         self._notes = notes
+        self._document_names = document_names
 
     def positions(self, case_id: str) -> dict[str, int]:
         rows = self._store.query(
@@ -68,7 +76,10 @@ class EvidenceOrder:
 
     def entries(self, notes: Sequence[Note]) -> list[EvidenceEntry]:
         """The list's entries for ``notes`` (in that order): each with what it is linked to
-        as proving, among the active notes of the same case."""
+        as proving, among the active notes of the same case, and the document page it was
+        drawn from (when that document is still there)."""
+        pages = {n.id: parse_document_source(n.source) for n in notes}
+        names = self._document_names([p[0] for p in pages.values() if p is not None])
         entries = []
         for note in notes:
             proved_ids = [
@@ -79,5 +90,7 @@ class EvidenceOrder:
                 for n in self._notes.by_ids(proved_ids)
                 if n.is_active and n.case_id == note.case_id
             ]
-            entries.append(entry_for(note, proved))
+            doc_id, page = pages[note.id] or (None, None)
+            name = names.get(doc_id) if doc_id else None
+            entries.append(entry_for(note, proved, name, page if name else None))
         return entries

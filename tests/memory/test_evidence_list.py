@@ -130,3 +130,26 @@ def test_a_failed_export_leaves_no_file(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         write_evidence_docx(target, "案", [EvidenceRow(1, "a", "b", "c", "")])
     assert list(tmp_path.iterdir()) == []
+
+
+def test_evidence_from_an_imported_document_names_it_and_its_page(engine, tmp_path):
+    from desktop_app.memory import document_source
+
+    case = engine.create_case("赵六诉某物业")
+    source = tmp_path / "物业合同.txt"
+    source.write_text("第一条 物业费每月300元。\n\n第二条 物业公司负责电梯维修。\n", encoding="utf-8")
+    doc = engine.import_document(case.id, source)
+    engine.add_note(
+        "物业服务合同，证明物业公司负有电梯维修义务", case.id, category="证据",
+        source=document_source(doc.id, 2), origin="import",
+    )
+    out = tmp_path / "list.docx"
+    engine.export_evidence_list(out, case.id)
+    rows, _doc = _table(out)
+    assert rows[1][1:] == ["物业服务合同", "物业合同.txt", "证明物业公司负有电梯维修义务", "2"]
+
+    # the document deleted (the note kept): the row no longer names a file that is gone
+    engine.delete_document(doc.id)
+    engine.export_evidence_list(out, case.id)
+    rows, _doc = _table(out)
+    assert rows[1][2] != "物业合同.txt" and rows[1][4] == ""
