@@ -53,6 +53,8 @@ SEARCH_DEBOUNCE_MS = 300
 
 class NotesView(QWidget):
     statusMessage = Signal(str)
+    #: Import documents… (PDF, Word, images, text) for the case: the Documents tab does it
+    importDocumentsRequested = Signal()
 
     def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -131,6 +133,9 @@ class NotesView(QWidget):
         self.more.setToolTip(self.tr("Import and export"))
         self.more.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self)
+        self.act_import_documents = menu.addAction(
+            icon("import"), self.tr("Import documents…"), self.importDocumentsRequested.emit
+        )
         self.act_import = menu.addAction(
             icon("import"), self.tr("Import JSON Lines…"), self.import_jsonl
         )
@@ -880,6 +885,7 @@ class NotesView(QWidget):
         self.act_export_jsonl.setEnabled(self.case_id is not None)
         self.act_export_md.setEnabled(self.case_id is not None)
         self.act_evidence.setEnabled(self.case_id is not None)
+        self.act_import_documents.setEnabled(self.case_id is not None)
 
     def _error(self, exc: BaseException) -> None:
         log.warning("notes: %r", exc)
