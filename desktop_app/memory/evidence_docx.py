@@ -43,11 +43,20 @@ class Wording:
 
 
 CHINESE = Wording(
-    "证据目录", "案件：", ("序号", "证据名称", "证据来源", "证明目的", "页码"), "提交人：", "日期：", False
+    "证据目录",
+    "案件：",
+    ("序号", "证据名称", "证据来源", "证明目的", "页码"),
+    "提交人：",
+    "日期：",
+    False,
 )
 ENGLISH = Wording(
-    "Evidence List", "Case: ", ("No.", "Evidence", "Source", "Purpose of proof", "Pages"),
-    "Submitted by: ", "Date: ", True,
+    "Evidence List",
+    "Case: ",
+    ("No.", "Evidence", "Source", "Purpose of proof", "Pages"),
+    "Submitted by: ",
+    "Date: ",
+    True,
 )
 #: relative column widths (in centimetres on an A4 page with 2.5 cm margins: 16 cm)
 _WIDTHS_CM = (1.3, 4.6, 3.2, 5.4, 1.5)

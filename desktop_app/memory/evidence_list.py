@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from desktop_app.memory.types import SOURCE_KIND_LABELS_EN, Note
 
 #: "…，证明…" / "…，用以证明…" / "…；拟证明…": the name before, the purpose from 证明 on
-_ZH_PURPOSE = re.compile(r"^(?P<name>.+?)\s*[，,；;。:：]\s*(?:用以|用于|拟|以|可以|可)?(?P<purpose>证明.+)$", re.S)
+_ZH_PURPOSE = re.compile(
+    r"^(?P<name>.+?)\s*[，,；;。:：]\s*(?:用以|用于|拟|以|可以|可)?(?P<purpose>证明.+)$", re.S
+)
 #: "…, proving …" / "…, which proves …" / "…; to prove …"
 _EN_PURPOSE = re.compile(
     r"^(?P<name>.+?)\s*[,;:.]\s*(?:which\s+|that\s+|offered\s+)?(?P<purpose>(?:to\s+prove|proves?|proving|showing|shows)\b.+)$",
@@ -26,7 +28,11 @@ _EN_PURPOSE = re.compile(
 )
 
 _ORIGIN_ZH = {"message": "对话中提及", "manual": "律师录入", "import": "导入文件"}
-_ORIGIN_EN = {"message": "Mentioned in a conversation", "manual": "Entered by the lawyer", "import": "Imported file"}
+_ORIGIN_EN = {
+    "message": "Mentioned in a conversation",
+    "manual": "Entered by the lawyer",
+    "import": "Imported file",
+}
 
 
 @dataclass(frozen=True, slots=True)

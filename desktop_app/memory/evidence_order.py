@@ -46,9 +46,7 @@ class EvidenceOrder:
         notes = self._notes.list(case_id, False, "active", EVIDENCE_CATEGORY, order_by="event_date")
         placed = self.positions(case_id)
         unplaced = len(placed)
-        ranked = [
-            (placed.get(note.id, unplaced), i, note) for i, note in enumerate(notes)
-        ]
+        ranked = [(placed.get(note.id, unplaced), i, note) for i, note in enumerate(notes)]
         return [note for _pos, _i, note in sorted(ranked, key=lambda r: (r[0], r[1]))]
 
     def set_order(self, case_id: str, note_ids: Sequence[str]) -> list[Note]:
@@ -82,9 +80,7 @@ class EvidenceOrder:
         names = self._document_names([p[0] for p in pages.values() if p is not None])
         entries = []
         for note in notes:
-            proved_ids = [
-                link.dst for link in self._notes.links_of(note.id) if link.type == PROVES
-            ]
+            proved_ids = [link.dst for link in self._notes.links_of(note.id) if link.type == PROVES]
             proved = [
                 n.content
                 for n in self._notes.by_ids(proved_ids)

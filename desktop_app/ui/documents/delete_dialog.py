@@ -67,7 +67,9 @@ class DeleteDocumentDialog(QDialog):
         else:
             self.notes_list.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.delete_button = buttons.addButton(self.tr("Delete"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.delete_button = buttons.addButton(
+            self.tr("Delete"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.delete_button.setProperty("role", "danger")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -11,10 +11,6 @@ from PySide6.QtCore import QCoreApplication, QMimeData
 from desktop_app.ui.documents.wording import is_supported
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Documents", text)
-
-
 def local_paths(mime: QMimeData) -> list[Path]:
     """The local files and folders a drag carries (web addresses are not files)."""
     if not mime.hasUrls():
@@ -33,14 +29,15 @@ class SortedDrop:
         parts = []
         if self.folders:
             parts.append(
-                _tr("Folders are not imported; drop the files themselves: %1").replace(
-                    "%1", ", ".join(p.name or str(p) for p in self.folders)
-                )
+                QCoreApplication.translate(
+                    "Documents", "Folders are not imported; drop the files themselves: %1"
+                ).replace("%1", ", ".join(p.name or str(p) for p in self.folders))
             )
         if self.unsupported:
             parts.append(
-                _tr(
-                    "Not a type LexMem can import (PDF, Word .docx, PNG/JPG images, text, Markdown): %1"
+                QCoreApplication.translate(
+                    "Documents",
+                    "Not a type LexMem can import (PDF, Word .docx, PNG/JPG images, text, Markdown): %1",
                 ).replace("%1", ", ".join(p.name for p in self.unsupported))
             )
         return "\n\n".join(parts)

@@ -23,10 +23,6 @@ COL_NAME, COL_KIND, COL_PAGES, COL_IMPORTED, COL_NOTES, COL_EXTRACTION = range(6
 DOCUMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Documents", text)
-
-
 class DocumentsTableModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -49,12 +45,18 @@ class DocumentsTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else 6
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
         return (
-            _tr("Name"), _tr("Kind"), _tr("Pages"), _tr("Imported"), _tr("Notes derived"),
-            _tr("Extraction"),
+            QCoreApplication.translate("Documents", "Name"),
+            QCoreApplication.translate("Documents", "Kind"),
+            QCoreApplication.translate("Documents", "Pages"),
+            QCoreApplication.translate("Documents", "Imported"),
+            QCoreApplication.translate("Documents", "Notes derived"),
+            QCoreApplication.translate("Documents", "Extraction"),
         )[section]
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -80,7 +82,9 @@ class DocumentsTableModel(QAbstractTableModel):
             if col == COL_NAME:
                 return plain_tooltip(doc.name)
             if col == COL_PAGES:
-                return _tr("%1 passages").replace("%1", str(doc.passages))
+                return QCoreApplication.translate("Documents", "%1 passages").replace(
+                    "%1", str(doc.passages)
+                )
             if col == COL_EXTRACTION:
                 return extraction_tip(doc.extraction)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_PAGES, COL_NOTES):

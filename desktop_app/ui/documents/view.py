@@ -76,7 +76,9 @@ class DocumentsView(QWidget):
         self.import_button = QPushButton(icon("import", "#ffffff"), self.tr("Import…"))
         self.import_button.setProperty("role", "primary")
         self.import_button.setToolTip(
-            self.tr("Import PDF, Word, images, text or Markdown into this case (or drop files on the window)")
+            self.tr(
+                "Import PDF, Word, images, text or Markdown into this case (or drop files on the window)"
+            )
         )
         self.import_button.clicked.connect(self.choose_files)
         for b in (self.open_button, self.delete_button, self.evidence_button, self.import_button):
@@ -97,7 +99,13 @@ class DocumentsView(QWidget):
         header = self.table.horizontalHeader()
         header.setHighlightSections(False)
         header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((COL_KIND, 90), (COL_PAGES, 60), (COL_IMPORTED, 130), (COL_NOTES, 100), (COL_EXTRACTION, 130)):
+        for col, width in (
+            (COL_KIND, 90),
+            (COL_PAGES, 60),
+            (COL_IMPORTED, 130),
+            (COL_NOTES, 100),
+            (COL_EXTRACTION, 130),
+        ):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         self.table.doubleClicked.connect(lambda _i: self.open_selected())
@@ -169,8 +177,10 @@ class DocumentsView(QWidget):
 
     def _operation_executed(self, changes: Any, origin: object) -> None:
         # notes drawn from a document were added or forgotten: its count moves
-        if origin is not self and self.case_id is not None and changes.touches_notes(
-            self.case_id, include_global=False
+        if (
+            origin is not self
+            and self.case_id is not None
+            and changes.touches_notes(self.case_id, include_global=False)
         ):
             self.reload()
 
@@ -238,7 +248,9 @@ class DocumentsView(QWidget):
 
     def _imported(self, job: ImportJob, doc: Any) -> None:
         self.statusMessage.emit(
-            self.tr("Imported %1: %2 passages.").replace("%1", doc.name).replace("%2", str(doc.passages))
+            self.tr("Imported %1: %2 passages.")
+            .replace("%1", doc.name)
+            .replace("%2", str(doc.passages))
         )
         if job.case_id == self.case_id:
             self.reload()
@@ -248,7 +260,9 @@ class DocumentsView(QWidget):
 
     def _import_cancelled(self, job: ImportJob) -> None:
         self.statusMessage.emit(
-            self.tr("The import of %1 was cancelled; nothing of it was kept.").replace("%1", job.name)
+            self.tr("The import of %1 was cancelled; nothing of it was kept.").replace(
+                "%1", job.name
+            )
         )
 
     def _imports_done(self) -> None:
@@ -317,7 +331,9 @@ class DocumentsView(QWidget):
         dialogs.error(
             self,
             self.tr("Documents"),
-            texts.in_ui_language(message) if message else self.tr("The documents could not be read or changed."),
+            texts.in_ui_language(message)
+            if message
+            else self.tr("The documents could not be read or changed."),
         )
 
 

@@ -68,7 +68,9 @@ class PageView:
     passage: Any | None
 
 
-def load_page(engine: Any, document_id: str, passage_id: str | None, page: int | None, width_px: int) -> PageView:
+def load_page(
+    engine: Any, document_id: str, passage_id: str | None, page: int | None, width_px: int
+) -> PageView:
     """(worker thread) Everything the viewer needs for one page."""
     doc = engine.get_document(document_id)
     passage = engine.get_passage(passage_id) if passage_id else None
@@ -77,7 +79,14 @@ def load_page(engine: Any, document_id: str, passage_id: str | None, page: int |
     if doc.kind not in ("pdf", "image"):
         return PageView(doc, page, None, None, tuple(engine.passages_of(document_id)), passage)
     png = engine.render_page(document_id, page, width_px)
-    return PageView(doc, page, png, _page_width(engine, doc, page), tuple(engine.passages_of(document_id, page)), passage)
+    return PageView(
+        doc,
+        page,
+        png,
+        _page_width(engine, doc, page),
+        tuple(engine.passages_of(document_id, page)),
+        passage,
+    )
 
 
 def _page_width(engine: Any, doc: Any, page: int) -> float | None:
@@ -197,10 +206,14 @@ class PassageViewer(QDialog):
         doc = view.document
         self.setWindowTitle(doc.name)
         self.title.setText(doc.name)
-        passage = view.passage if view.passage is not None and view.passage.page == view.page else None
+        passage = (
+            view.passage if view.passage is not None and view.passage.page == view.page else None
+        )
         if passage is not None:
             self.passage_label.setText(
-                citation_text(doc.name, doc.kind, passage.page) + " · " + " ".join(passage.text.split())
+                citation_text(doc.name, doc.kind, passage.page)
+                + " · "
+                + " ".join(passage.text.split())
             )
         else:
             self.passage_label.setText("")
@@ -217,7 +230,9 @@ class PassageViewer(QDialog):
         self.page_label.setPixmap(pixmap)
         self.stack.setCurrentWidget(self.scroll)
         pages = view.document.pages
-        self.page_info.setText(self.tr("Page %1 of %2").replace("%1", str(view.page)).replace("%2", str(pages)))
+        self.page_info.setText(
+            self.tr("Page %1 of %2").replace("%1", str(view.page)).replace("%2", str(pages))
+        )
         self.prev_button.setEnabled(view.page > 1)
         self.next_button.setEnabled(view.page < pages)
         if boxes and view.page_width:
@@ -271,5 +286,7 @@ class PassageViewer(QDialog):
         log.warning("viewer: %s", type(exc).__name__)
         message = getattr(exc, "user_message", None)
         self.title.setText(
-            texts.in_ui_language(message) if message else self.tr("The document could not be shown.")
+            texts.in_ui_language(message)
+            if message
+            else self.tr("The document could not be shown.")
         )

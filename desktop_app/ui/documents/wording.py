@@ -29,10 +29,6 @@ SUFFIX_KINDS: dict[str, str] = {
 }
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Documents", text)
-
-
 def is_supported(path: Path) -> bool:
     return path.suffix.lower() in SUFFIX_KINDS
 
@@ -42,95 +38,121 @@ def file_filters() -> str:
     every = " ".join(f"*{s}" for s in SUFFIX_KINDS)
     return ";;".join(
         (
-            _tr("Case documents (%1)").replace("%1", every),
-            _tr("PDF (*.pdf)"),
-            _tr("Word (*.docx)"),
-            _tr("Images (*.png *.jpg *.jpeg)"),
-            _tr("Text and Markdown (*.txt *.md *.markdown)"),
+            QCoreApplication.translate("Documents", "Case documents (%1)").replace("%1", every),
+            QCoreApplication.translate("Documents", "PDF (*.pdf)"),
+            QCoreApplication.translate("Documents", "Word (*.docx)"),
+            QCoreApplication.translate("Documents", "Images (*.png *.jpg *.jpeg)"),
+            QCoreApplication.translate("Documents", "Text and Markdown (*.txt *.md *.markdown)"),
         )
     )
 
 
 def kind_label(kind: str, ocr: bool = False) -> str:
     label = {
-        "pdf": _tr("PDF"),
-        "docx": _tr("Word"),
-        "image": _tr("Image"),
-        "text": _tr("Text"),
+        "pdf": QCoreApplication.translate("Documents", "PDF"),
+        "docx": QCoreApplication.translate("Documents", "Word"),
+        "image": QCoreApplication.translate("Documents", "Image"),
+        "text": QCoreApplication.translate("Documents", "Text"),
     }.get(kind, kind)
-    return _tr("%1 (OCR)").replace("%1", label) if ocr else label
+    return (
+        QCoreApplication.translate("Documents", "%1 (OCR)").replace("%1", label) if ocr else label
+    )
 
 
 def extraction_label(state: str) -> str:
     return {
         "none": "—",
-        "waiting": _tr("Waiting for a model"),
-        "running": _tr("Extracting…"),
-        "done": _tr("Done"),
-        "failed": _tr("Failed"),
+        "waiting": QCoreApplication.translate("Documents", "Waiting for a model"),
+        "running": QCoreApplication.translate("Documents", "Extracting…"),
+        "done": QCoreApplication.translate("Documents", "Done"),
+        "failed": QCoreApplication.translate("Documents", "Failed"),
     }.get(state, state)
 
 
 def extraction_tip(state: str) -> str:
     return {
-        "none": _tr("No knowledge extraction was asked for this document."),
-        "waiting": _tr(
-            "The facts in this document will be extracted as memories once a model is configured. "
-            "Its passages are searchable already."
+        "none": QCoreApplication.translate(
+            "Documents", "No knowledge extraction was asked for this document."
         ),
-        "running": _tr("A model is reading this document for facts, evidence and dates."),
-        "done": _tr("The facts found in this document are memories now."),
-        "failed": _tr("Knowledge extraction failed; its passages are still searchable."),
+        "waiting": QCoreApplication.translate(
+            "Documents",
+            "The facts in this document will be extracted as memories once a model is configured. "
+            "Its passages are searchable already.",
+        ),
+        "running": QCoreApplication.translate(
+            "Documents", "A model is reading this document for facts, evidence and dates."
+        ),
+        "done": QCoreApplication.translate(
+            "Documents", "The facts found in this document are memories now."
+        ),
+        "failed": QCoreApplication.translate(
+            "Documents", "Knowledge extraction failed; its passages are still searchable."
+        ),
     }.get(state, "")
 
 
 def phase_label(phase: str) -> str:
     return {
-        "read": _tr("Reading"),
-        "ocr": _tr("Recognising text (OCR)"),
-        "embed": _tr("Embedding"),
-        "index": _tr("Indexing"),
+        "read": QCoreApplication.translate("Documents", "Reading"),
+        "ocr": QCoreApplication.translate("Documents", "Recognising text (OCR)"),
+        "embed": QCoreApplication.translate("Documents", "Embedding"),
+        "index": QCoreApplication.translate("Documents", "Indexing"),
     }.get(phase, phase)
 
 
 def progress_text(name: str, done: int, total: int, phase: str) -> str:
     if total > 0:
         return (
-            _tr("%1 · %2 %3 of %4")
+            QCoreApplication.translate("Documents", "%1 · %2 %3 of %4")
             .replace("%1", name)
             .replace("%2", phase_label(phase))
             .replace("%3", str(done))
             .replace("%4", str(total))
         )
-    return _tr("%1 · %2…").replace("%1", name).replace("%2", phase_label(phase))
+    return (
+        QCoreApplication.translate("Documents", "%1 · %2…")
+        .replace("%1", name)
+        .replace("%2", phase_label(phase))
+    )
 
 
 def import_error_text(exc: BaseException, name: str) -> str:
     """Why ``name`` was not imported, in the interface language.  Only our own wording and
     the file's name: never the file's text, never Python's exception text."""
     if isinstance(exc, DocumentImportError):
-        kept = _tr("Nothing of it was kept.")
+        kept = QCoreApplication.translate("Documents", "Nothing of it was kept.")
         reason = {
-            "empty": _tr("%1 is empty: there is no text in it to import."),
-            "encrypted": _tr(
+            "empty": QCoreApplication.translate(
+                "Documents", "%1 is empty: there is no text in it to import."
+            ),
+            "encrypted": QCoreApplication.translate(
+                "Documents",
                 "%1 is protected by a password. Open it, save or print a copy without the "
-                "password, and import that."
+                "password, and import that.",
             ),
-            "corrupt": _tr("%1 is damaged or not the kind of file its name says, and cannot be read."),
-            "unsupported": _tr(
+            "corrupt": QCoreApplication.translate(
+                "Documents",
+                "%1 is damaged or not the kind of file its name says, and cannot be read.",
+            ),
+            "unsupported": QCoreApplication.translate(
+                "Documents",
                 "%1 is not a type LexMem can import. Supported: PDF, Word (.docx), images "
-                "(PNG, JPG), text and Markdown."
+                "(PNG, JPG), text and Markdown.",
             ),
-            "too_large": _tr("%1 is too large to import."),
-            "cancelled": _tr("The import of %1 was cancelled."),
-            "no_text": _tr("No readable text was found in %1 (a blank image or an unreadable scan)."),
-        }.get(exc.reason, _tr("%1 could not be imported."))
+            "too_large": QCoreApplication.translate("Documents", "%1 is too large to import."),
+            "cancelled": QCoreApplication.translate("Documents", "The import of %1 was cancelled."),
+            "no_text": QCoreApplication.translate(
+                "Documents",
+                "No readable text was found in %1 (a blank image or an unreadable scan).",
+            ),
+        }.get(exc.reason, QCoreApplication.translate("Documents", "%1 could not be imported."))
         return f"{reason.replace('%1', name)} {kept}"
     message = getattr(exc, "user_message", None)
     if message:  # our own exception tree: worded for users, in both languages
-        return f"{_tr('%1 could not be imported.').replace('%1', name)} {texts.in_ui_language(message)}"
+        failed = QCoreApplication.translate("Documents", "%1 could not be imported.")
+        return f"{failed.replace('%1', name)} {texts.in_ui_language(message)}"
     log.warning("document import failed: %s", type(exc).__name__)
-    return _tr("%1 could not be imported.").replace("%1", name)
+    return QCoreApplication.translate("Documents", "%1 could not be imported.").replace("%1", name)
 
 
 def is_cancel(exc: BaseException) -> bool:

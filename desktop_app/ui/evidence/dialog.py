@@ -81,9 +81,7 @@ class EvidenceDialog(QDialog):
         self.list.setSpacing(2)
         lay.addWidget(self.list, 1)
         self.empty = QLabel(
-            self.tr(
-                "This case has no evidence yet. Memories of the category Evidence appear here."
-            )
+            self.tr("This case has no evidence yet. Memories of the category Evidence appear here.")
         )
         self.empty.setObjectName("EmptyState")
         self.empty.setWordWrap(True)
@@ -238,5 +236,7 @@ class EvidenceDialog(QDialog):
         dialogs.error(
             self,
             self.tr("Evidence list"),
-            texts.in_ui_language(message) if message else self.tr("The evidence list could not be read or saved."),
+            texts.in_ui_language(message)
+            if message
+            else self.tr("The evidence list could not be read or saved."),
         )

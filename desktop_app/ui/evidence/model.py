@@ -31,9 +31,11 @@ def source_of(entry: Any) -> str:
     if entry.document_name:
         if entry.page is None:
             return entry.document_name
-        return QCoreApplication.translate("Evidence", "%1, page %2").replace(
-            "%1", entry.document_name
-        ).replace("%2", str(entry.page))
+        return (
+            QCoreApplication.translate("Evidence", "%1, page %2")
+            .replace("%1", entry.document_name)
+            .replace("%2", str(entry.page))
+        )
     return texts.source_kind_label(entry.note.source_kind) or texts.origin_label(entry.note.origin)
 
 
@@ -65,7 +67,9 @@ class EvidenceListModel(QAbstractListModel):
             return None
         entry = self._entries[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            purpose = entry.purpose or QCoreApplication.translate("Evidence", "(purpose not stated)")
+            purpose = entry.purpose or QCoreApplication.translate(
+                "Evidence", "(purpose not stated)"
+            )
             return f"{index.row() + 1}. {entry.name}\n{purpose} · {source_of(entry)}"
         if role == Qt.ItemDataRole.ToolTipRole:
             return plain_tooltip(entry.note.content)
@@ -78,9 +82,7 @@ class EvidenceListModel(QAbstractListModel):
         if not index.isValid():
             return Qt.ItemFlag.ItemIsDropEnabled  # drops land between rows, never on one
         return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemIsDragEnabled
+            Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
         )
 
     def supportedDropActions(self) -> Qt.DropAction:
@@ -103,7 +105,9 @@ class EvidenceListModel(QAbstractListModel):
         destination_child = max(0, min(destination_child, len(self._entries)))
         if source_row <= destination_child <= last + 1:
             return False  # onto itself
-        if not self.beginMoveRows(QModelIndex(), source_row, last, QModelIndex(), destination_child):
+        if not self.beginMoveRows(
+            QModelIndex(), source_row, last, QModelIndex(), destination_child
+        ):
             return False
         moving = self._entries[source_row : last + 1]
         del self._entries[source_row : last + 1]
