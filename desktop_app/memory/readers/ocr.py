@@ -1,0 +1,83 @@
+"""OCR of scans and images with RapidOCR (PP-OCR models, Chinese and English, shipped
+inside the ``rapidocr`` wheel: nothing is downloaded at run time).  The engine loads once
+(~1 s) and is kept for the session."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from desktop_app.core.errors import DocumentImportError
+from desktop_app.memory.readers import Block, Cancel, PageText, PhaseProgress, ReadResult
+
+log = logging.getLogger(__name__)
+
+#: a recognised line below this confidence is noise (a logo, a smudge), not text
+MIN_SCORE = 0.5
+#: an image is scaled down to this many pixels on its longer side before the OCR
+MAX_SIDE = 2400
+
+_engine = None
+_engine_lock = threading.Lock()
+
+
+class OcrUnavailableError(DocumentImportError):
+    def __init__(self, why: str) -> None:
+        super().__init__("no_text", f"OCR not available: {why}")
+
+
+def _ocr_engine():
+    global _engine
+    with _engine_lock:
+        if _engine is None:
+            try:
+                from rapidocr import RapidOCR
+            except ImportError as exc:
+                raise OcrUnavailableError(type(exc).__name__) from exc
+            logging.getLogger("RapidOCR").setLevel(logging.WARNING)
+            _engine = RapidOCR(params={"Global.log_level": "warning"})
+        return _engine
+
+
+def ocr_image(image) -> list[Block]:
+    """The text lines of a PIL image, top to bottom, with their boxes in its pixels."""
+    import numpy as np
+
+    image = image.convert("RGB")
+    scale = 1.0
+    if max(image.size) > MAX_SIDE:
+        scale = MAX_SIDE / max(image.size)
+        image = image.resize((round(image.width * scale), round(image.height * scale)))
+    result = _ocr_engine()(np.asarray(image)[:, :, ::-1])  # RapidOCR takes BGR
+    if result is None or result.boxes is None or result.txts is None:
+        return []
+    blocks = []
+    for points, text, score in zip(result.boxes, result.txts, result.scores, strict=True):
+        if score < MIN_SCORE or not text.strip():
+            continue
+        xs = [float(p[0]) / scale for p in points]
+        ys = [float(p[1]) / scale for p in points]
+        blocks.append(Block(text.strip(), (min(xs), min(ys), max(xs), max(ys))))
+    blocks.sort(key=lambda b: (round(b.box[1] / 8), b.box[0]))
+    return blocks
+
+
+def read_image(
+    path: Path, progress: PhaseProgress | None = None, cancel: Cancel | None = None
+) -> ReadResult:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as source:
+            source.load()
+            image = source.copy()
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        raise DocumentImportError("corrupt", f"image not readable: {type(exc).__name__}") from exc
+    if progress:
+        progress(0, 1, "ocr")
+    blocks = ocr_image(image)
+    if progress:
+        progress(1, 1, "ocr")
+    # boxes: the viewer shows the image itself, so pixels of the image are its "points"
+    return ReadResult("image", [PageText(1, blocks)], 1, ocr=True)
