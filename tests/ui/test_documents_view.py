@@ -246,3 +246,60 @@ def test_viewer_highlights_the_passage_as_plain_text(qtbot, make_host, tmp_path)
     assert viewer.marked_text() == passage.text
     assert "<b>加粗</b>" in viewer.text.toPlainText()  # the file's markup is text
     assert viewer.passage_label.text().startswith("起诉状.txt para. ")
+
+
+def _tinted(image, x, y) -> bool:
+    """Yellow-ish (the highlight), not the page's white or black."""
+    c = image.pixelColor(int(x), int(y))
+    return c.red() > 200 and c.green() > 170 and c.blue() < 200
+
+
+def test_highlight_paints_the_boxes_scaled_to_the_picture():
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QColor, QImage
+
+    from desktop_app.ui.documents.viewer import highlighted
+
+    page = QImage(400, 200, QImage.Format.Format_RGB32)
+    page.fill(QColor("white"))
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    page.save(buffer, "PNG")
+    # a page 200 units wide shown 400 pixels wide: a box at x 50-100 lands at 100-200 px
+    image = highlighted(bytes(data.data()), [(50.0, 20.0, 100.0, 40.0)], 200.0).toImage()
+    assert _tinted(image, 150, 60)
+    assert not _tinted(image, 300, 150) and not _tinted(image, 60, 60)
+
+
+def test_viewer_shows_the_pdf_page_with_the_passage_highlighted(qtbot, make_host, tmp_path):
+    from fakes.documents import make_pdf
+
+    host = make_host()
+    eng = host.engine
+    case = eng.create_case("看页面")
+    pdf = make_pdf(
+        tmp_path / "起诉状.pdf",
+        [["第一页：原告张三诉被告某电商买卖合同纠纷。"], ["第二页：请求判令被告退还购机款8999元。"]],
+    )
+    doc = eng.import_document(case.id, pdf)
+    passage = next(p for p in eng.passages_of(doc.id) if "8999" in p.text)
+    assert passage.page == 2 and passage.boxes
+    viewer = PassageViewer(host, doc.id, passage.id)
+    qtbot.addWidget(viewer)
+    viewer.show()
+    qtbot.waitUntil(lambda: viewer.loaded, timeout=20_000)
+    assert viewer.stack.currentWidget() is viewer.scroll
+    assert viewer.page_info.text() == "Page 2 of 2"
+    assert viewer.passage_label.text().startswith("起诉状.pdf p. 2")
+    image = viewer.page_label.pixmap().toImage()
+    scale = image.width() / viewer.view.page_width
+    left, top, right, bottom = passage.boxes[0]
+    assert _tinted(image, (left + right) / 2 * scale, (top + bottom) / 2 * scale + 1) or any(
+        _tinted(image, x * scale, (top + bottom) / 2 * scale)
+        for x in range(int(left), int(right), 3)
+    )
+    assert not _tinted(image, 5, 5)
+    viewer.prev_button.click()
+    qtbot.waitUntil(lambda: viewer.view.page == 1, timeout=20_000)
+    assert viewer.passage_label.isHidden()  # the cited passage is on page 2
