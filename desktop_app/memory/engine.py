@@ -859,11 +859,21 @@ class MemoryEngine:
         content: str,
         injected_note_ids: Sequence[str] = (),
         status: str = "complete",
+        passage_ids: Sequence[str] = (),
     ) -> Message:
-        """``status``: how a reply ended — complete, stopped, truncated or interrupted."""
+        """``status``: how a reply ended — complete, stopped, truncated or interrupted;
+        ``passage_ids``: the document passages the reply was given to cite."""
         return self._conversations.add_message(
-            conversation_id, role, content, injected_note_ids, status
+            conversation_id, role, content, injected_note_ids, status, passage_ids
         )
+
+    def passages_by_ids(self, passage_ids: Sequence[str]) -> list[PassageHit]:
+        """The passages that still exist, in the order given, each with its document's
+        name (a reply's citations, shown again when its conversation is reopened)."""
+        order = {pid: i for i, pid in enumerate(passage_ids)}
+        passages = sorted(self._documents_repo.by_ids(list(order)), key=lambda p: order[p.id])
+        names = self._documents_repo.names([p.document_id for p in passages])
+        return [PassageHit(p, names.get(p.document_id, ""), 0.0) for p in passages]
 
     def delete_message(self, message_id: str) -> None:
         """Remove one message (Retry replaces the last reply)."""

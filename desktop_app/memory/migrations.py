@@ -266,7 +266,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     (
         # the order in which the lawyer arranged a case's evidence for its 证据目录 (evidence
         # list).  Ids and positions only, never text: forgetting a note removes its row
-        # with it (the cascade), and the list has nothing of it left to scan for.
+        # with it (the cascade), and the list has nothing of it left to scan for.  And the
+        # document passages a reply was given (ids only), so its citations survive a restart.
         "0009_evidence_order",
         """
         CREATE TABLE evidence_order (
@@ -276,6 +277,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (case_id, note_id)
         );
         CREATE INDEX evidence_order_note ON evidence_order (note_id);
+        ALTER TABLE messages ADD COLUMN passage_ids TEXT NOT NULL DEFAULT '[]';
         """,
     ),
 )
