@@ -52,11 +52,29 @@ def cited_passages(
         kind = kinds.get(p.document_id, "pdf")
         out.append(
             CitedPassage(
-                p.id, p.document_id, hit.document_name, kind, p.page, p.text,
+                p.id,
+                p.document_id,
+                hit.document_name,
+                kind,
+                p.page,
+                p.text,
                 cite(hit.document_name, kind, p.page, language),
             )
         )
     return out
+
+
+def cite_hits(engine: Any, hits: Sequence[Any], language: str = "zh_CN") -> list[CitedPassage]:
+    """The engine's PassageHits under their citations: a Word or text document is cited by
+    paragraph, so each document's kind is looked up once (a document deleted meanwhile is
+    cited by page)."""
+    kinds: dict[str, str] = {}
+    for doc_id in {h.passage.document_id for h in hits}:
+        try:
+            kinds[doc_id] = engine.get_document(doc_id).kind
+        except Exception:
+            kinds[doc_id] = "pdf"
+    return cited_passages(hits, kinds, language)
 
 
 _NOISE = re.compile(r"[\s《》〈〉\[\]【】()（）\"'“”‘’「」,，、:：]+")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from desktop_app.chat.citations import CitedPassage, cited_passages
+from desktop_app.chat.citations import CitedPassage, cite_hits
 from desktop_app.chat.memory_message import memory_message
 from desktop_app.chat.model_reply import (
     STOPPED_BEFORE_SENDING,
@@ -153,7 +153,7 @@ class ChatPipeline:
         if memory_enabled:
             recall = self.engine.recall_for_chat(user_text, case_id)
             injected = list(recall.notes)
-            passages = self._cited(getattr(recall, "passages", ()))
+            passages = cite_hits(self.engine, getattr(recall, "passages", ()), self.language)
             memory = memory_message(injected, passages, self.language)
             if memory:
                 messages.append({"role": "system", "content": memory})
@@ -171,17 +171,6 @@ class ChatPipeline:
             passages=passages,
             user_message_id=user_message_id,
         )
-
-    def _cited(self, hits: Sequence[Any]) -> list[CitedPassage]:
-        """The recalled passages under their citations ("起诉状.pdf 第3页"): a Word or text
-        document is cited by paragraph, so each document's kind is looked up once."""
-        kinds: dict[str, str] = {}
-        for doc_id in {h.passage.document_id for h in hits}:
-            try:
-                kinds[doc_id] = self.engine.get_document(doc_id).kind
-            except Exception:  # deleted meanwhile: cited by page
-                log.debug("document %s not found for a citation", doc_id)
-        return cited_passages(hits, kinds, self.language)
 
     # -- step 2 -------------------------------------------------------------------------
     def stream(

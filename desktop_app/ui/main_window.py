@@ -73,6 +73,7 @@ class MainWindow(QMainWindow):
         self.sidebar.settingsRequested.connect(self.open_settings)
         self.chat.settingsRequested.connect(self.open_settings)
         self.chat.showNotesRequested.connect(self.show_notes)
+        self.chat.passageRequested.connect(self.documents.open_document)
         self.chat.conversationCreated.connect(
             lambda conv: self.sidebar.reload_conversations(select=conv.id)
         )

@@ -105,87 +105,87 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="226" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="234" />
         <source>New chat</source>
-        <extracomment>the client whose warnings the user dismissed (shown again for a new client)</extracomment>
+        <extracomment>a cited passage was clicked: (document id, passage id) the client whose warnings the user dismissed (shown again for a new client)</extracomment>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="234" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="242" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="238" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="246" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="248" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="256" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="249" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="262" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="270" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
         <location filename="../../desktop_app/ui/chat/view.py" line="265" />
-        <location filename="../../desktop_app/ui/chat/view.py" line="274" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="273" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="282" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="244" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="252" />
         <source>No case yet. Create one, or load the demo case (Zhang San's sales-contract dispute with an online shop over a faulty laptop) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（张三网购笔记本电脑屏幕花屏的买卖合同纠纷）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="275" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="283" />
         <source>Got it</source>
         <translation>知道了</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="285" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="293" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="335" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="343" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="335" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="343" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="338" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="346" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="341" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="349" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="444" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="456" />
         <source>Long message</source>
         <translation>消息过长</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="446" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="458" />
         <source>This message is about %1 tokens; the model %2 reads about %3 at a time, together with the case's memories and its answer. It will probably be refused or cut.
 
 Shorten it, or add the document to the memories instead (Memories › Add or Import). Send anyway?</source>
@@ -194,12 +194,12 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 请删减后再发，或把这份材料添加到记忆中（记忆 › 添加或导入）。仍然发送吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="615" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="628" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="620" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="633" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -863,22 +863,22 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="108" />
+        <location filename="../../desktop_app/ui/main_window.py" line="109" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="120" />
+        <location filename="../../desktop_app/ui/main_window.py" line="121" />
         <source>About LexMem</source>
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="133" />
+        <location filename="../../desktop_app/ui/main_window.py" line="134" />
         <source>The memory library could not be opened: %1</source>
         <translation>无法打开记忆库：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="148" />
+        <location filename="../../desktop_app/ui/main_window.py" line="149" />
         <source>%1
 
 Restore the backup of %2? The damaged file is kept aside.</source>
@@ -887,37 +887,37 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="157" />
+        <location filename="../../desktop_app/ui/main_window.py" line="158" />
         <source>Restored the backup of %1.</source>
         <translation>已恢复 %1 的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="200" />
+        <location filename="../../desktop_app/ui/main_window.py" line="201" />
         <source>Import documents</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="203" />
+        <location filename="../../desktop_app/ui/main_window.py" line="204" />
         <source>Open a case first: dropped files are imported into the open case.</source>
         <translation>请先打开一个案件：拖入的文件会导入当前打开的案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="257" />
+        <location filename="../../desktop_app/ui/main_window.py" line="258" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="260" />
+        <location filename="../../desktop_app/ui/main_window.py" line="261" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="265" />
+        <location filename="../../desktop_app/ui/main_window.py" line="266" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="281" />
+        <location filename="../../desktop_app/ui/main_window.py" line="282" />
         <source>Choose a case to check its memory</source>
         <translation>请先选择一个案件再做记忆体检</translation>
     </message>
@@ -1062,90 +1062,100 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="124" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="127" />
         <source>You</source>
-        <extracomment>a user message longer than this (characters or lines) shows its start and an "expand" button instead of one screen-filling bubble Markdown as GitHub writes it, with raw HTML shown as text</extracomment>
+        <extracomment>a user message longer than this (characters or lines) shows its start and an "expand" button instead of one screen-filling bubble Markdown as GitHub writes it, with raw HTML shown as text a cited passage was clicked: (document id, passage id) for the viewer</extracomment>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="124" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="127" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="171" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="157" />
-        <location filename="../../desktop_app/ui/chat/message.py" line="170" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="160" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="173" />
         <source>Retry</source>
         <extracomment>Retry next to "Stopped" / "Cut off" / "Connection broke" (the last reply only)</extracomment>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="211" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="226" />
         <source>Show less</source>
         <translation>收起</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="213" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="228" />
         <source>Show all (%1 characters)</source>
         <translation>展开全文（共 %1 字）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="229" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="244" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="239" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="254" />
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="239" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="254" />
         <source>You stopped this reply; what came is kept.</source>
         <translation>您停止了这条回答；已收到的部分已保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="241" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="256" />
         <source>Cut off</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="242" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="257" />
         <source>The reply reached the model's length limit and was cut off.</source>
         <translation>回答达到了模型的长度上限，被截断了。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="245" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="260" />
         <source>Connection broke</source>
         <translation>连接中断</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="246" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="261" />
         <source>The connection broke during this reply; what came is kept.</source>
         <translation>回答过程中连接中断；已收到的部分已保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="271" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="286" />
         <source>Used %n memories</source>
         <translation><numerusform>用了 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="272" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="287" />
         <source>Memories recalled for this reply; click to see them</source>
         <translation>本次回答调取的记忆，点击查看</translation>
     </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="300" />
+        <source>Cited:</source>
+        <translation>引用：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="300" />
+        <source>Sources given:</source>
+        <translation>提供的原文：</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="278" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="315" />
         <source>Memory updated · %n</source>
         <translation><numerusform>记忆已更新 · %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="279" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="316" />
         <source>What was learned from this turn; click to see it</source>
         <translation>本轮对话学到的内容，点击查看</translation>
     </message>
