@@ -617,9 +617,14 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
 <context>
     <name>Evidence</name>
     <message>
-        <location filename="../../desktop_app/ui/evidence/model.py" line="35" />
+        <location filename="../../desktop_app/ui/evidence/model.py" line="36" />
         <source>%1, page %2</source>
         <translation>%1 第%2页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/model.py" line="39" />
+        <source>(source not stated)</source>
+        <translation>（未写明来源）</translation>
     </message>
     <message>
         <location filename="../../desktop_app/ui/evidence/model.py" line="70" />
@@ -1773,33 +1778,33 @@ Remove the text from these backups too?</source>
 <context>
     <name>PassageViewer</name>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="135" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="137" />
         <source>Document</source>
         <extracomment>the page is rendered this wide (device pixels), enough to read a court document an A4 page's width in PDF points, used only when the engine cannot say the page's size the PNG of the page (pdf / image), None for docx / text the page's width in the units of the passages' boxes (None: unknown) the passage to highlight (None: just the page)</extracomment>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="162" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="165" />
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="163" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="166" />
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="168" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="171" />
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="234" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="236" />
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="291" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="311" />
         <source>The document could not be shown.</source>
         <translation>无法显示这份文件。</translation>
     </message>

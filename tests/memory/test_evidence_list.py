@@ -27,7 +27,7 @@ def case_with_evidence(engine):
     ).note
     chat = engine.add_note(
         "与客服的聊天记录截图，证明被告承认屏幕存在质量问题", case.id, category="证据",
-        source_kind="证据显示",
+        source_kind="当事人陈述",
     ).note
     repair = engine.add_note("维修中心出具的检测报告", case.id, category="证据").note
     fact = engine.add_note("笔记本电脑屏幕在使用两周后出现闪烁", case.id, category="事实").note
@@ -43,6 +43,19 @@ def test_split_name_and_purpose_reads_the_usual_wordings():
         "proving the price was paid",
     )
     assert split_name_and_purpose("维修中心出具的检测报告") == ("维修中心出具的检测报告", "")
+    # the demo case's wording: a label before a colon, or a clause saying what it shows
+    assert split_name_and_purpose("品牌官方售后网点出具的检测报告：屏幕排线存在出厂缺陷，非人为损坏") == (
+        "品牌官方售后网点出具的检测报告",
+        "屏幕排线存在出厂缺陷，非人为损坏",
+    )
+    assert split_name_and_purpose("与客服的三次聊天记录截图，完整记录了客服推诿的过程") == (
+        "与客服的三次聊天记录截图",
+        "完整记录了客服推诿的过程",
+    )
+    assert split_name_and_purpose("电子发票一张，开票方为杭州极速数码科技有限公司，金额8999元") == (
+        "电子发票一张，开票方为杭州极速数码科技有限公司，金额8999元",
+        "",
+    )
 
 
 def test_export_writes_the_court_table_in_the_lawyers_order(case_with_evidence, tmp_path):
@@ -67,9 +80,9 @@ def test_export_writes_the_court_table_in_the_lawyers_order(case_with_evidence, 
     assert rows[1][3] == "笔记本电脑屏幕在使用两周后出现闪烁"
     assert rows[2][3] == "证明原告于2024年3月15日购买笔记本电脑"
     assert rows[3][3] == "证明被告承认屏幕存在质量问题"
-    # who asserted it when no document says more; a hand-added note says it was entered
-    assert rows[3][2] == "证据显示"
-    assert rows[2][2] != ""
+    # who provided it when the note says so; blank (for the lawyer) when nothing says
+    assert rows[3][2] == "当事人提供"
+    assert rows[1][2] == ""
 
 
 def test_the_order_is_kept_per_case_and_new_evidence_comes_last(case_with_evidence):
@@ -105,7 +118,7 @@ def test_english_interface_gets_an_english_document(case_with_evidence, tmp_path
     rows, doc = _table(out)
     assert doc.paragraphs[0].text == "Evidence List"
     assert rows[0] == ["No.", "Evidence", "Source", "Purpose of proof", "Pages"]
-    assert "Shown by evidence" in [r[2] for r in rows[1:]]
+    assert "Provided by the client" in [r[2] for r in rows[1:]]
 
 
 def test_markup_in_a_note_stays_literal_text(tmp_path):

@@ -100,7 +100,7 @@ class DocumentsView(QWidget):
         header.setHighlightSections(False)
         header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)
         for col, width in (
-            (COL_KIND, 90),
+            (COL_KIND, 120),
             (COL_PAGES, 60),
             (COL_IMPORTED, 130),
             (COL_NOTES, 100),

@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QPainter,
     QPen,
     QPixmap,
+    QResizeEvent,
     QTextCharFormat,
     QTextCursor,
 )
@@ -131,6 +132,7 @@ class PassageViewer(QDialog):
         self.document_id = document_id
         self.passage_id = passage_id
         self.view: PageView | None = None
+        self._page: QPixmap | None = None  # the rendered page with its highlight, full size
         self._token = 0
         self.setWindowTitle(self.tr("Document"))
         self.resize(860, 760)
@@ -151,6 +153,7 @@ class PassageViewer(QDialog):
         self.scroll = QScrollArea()
         self.scroll.setWidget(self.page_label)
         self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
@@ -225,22 +228,39 @@ class PassageViewer(QDialog):
 
     def _show_page(self, view: PageView, passage: Any | None) -> None:
         boxes = tuple(passage.boxes or ()) if passage is not None else ()
-        pixmap = highlighted(view.png or b"", boxes, view.page_width)
-        pixmap.setDevicePixelRatio(max(1.0, self.devicePixelRatioF()))
-        self.page_label.setPixmap(pixmap)
+        self._page = highlighted(view.png or b"", boxes, view.page_width)
         self.stack.setCurrentWidget(self.scroll)
+        pixmap = self._fit_page()
         pages = view.document.pages
         self.page_info.setText(
             self.tr("Page %1 of %2").replace("%1", str(view.page)).replace("%2", str(pages))
         )
         self.prev_button.setEnabled(view.page > 1)
         self.next_button.setEnabled(view.page < pages)
-        if boxes and view.page_width:
+        if boxes and view.page_width and pixmap is not None:
             ratio = pixmap.width() / pixmap.devicePixelRatio() / view.page_width
             top = min(b[1] for b in boxes) * ratio
             self.scroll.verticalScrollBar().setValue(max(0, int(top) - 80))
         else:
             self.scroll.verticalScrollBar().setValue(0)
+
+    def _fit_page(self) -> QPixmap | None:
+        """The page shown as wide as the view (never wider: no sideways scrolling)."""
+        if self._page is None or self._page.isNull():
+            return None
+        dpr = max(1.0, self.devicePixelRatioF())
+        width = max(200, self.scroll.viewport().width() - 4)
+        pixmap = self._page
+        if abs(pixmap.width() - width * dpr) > 1:
+            pixmap = pixmap.scaledToWidth(int(width * dpr), Qt.TransformationMode.SmoothTransformation)
+        pixmap.setDevicePixelRatio(dpr)
+        self.page_label.setPixmap(pixmap)
+        return pixmap
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.view is not None and self.view.png is not None:
+            self._fit_page()
 
     def _show_text(self, view: PageView, passage: Any | None) -> None:
         """Word / text: every passage as plain text, the cited one highlighted."""

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from desktop_app.ui import texts
+from desktop_app.ui import i18n
 from desktop_app.ui.safe_text import plain_tooltip
 
 Index = QModelIndex | QPersistentModelIndex
@@ -27,16 +27,16 @@ NOTE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def source_of(entry: Any) -> str:
-    """Where a piece of evidence comes from, in the interface language."""
-    if entry.document_name:
-        if entry.page is None:
-            return entry.document_name
-        return (
-            QCoreApplication.translate("Evidence", "%1, page %2")
-            .replace("%1", entry.document_name)
-            .replace("%2", str(entry.page))
-        )
-    return texts.source_kind_label(entry.note.source_kind) or texts.origin_label(entry.note.origin)
+    """Where a piece of evidence comes from, as the Word list will say it (in the interface
+    language), with the page of a document."""
+    from desktop_app.memory.evidence_list import source_text  # loaded with the engine already
+
+    source = source_text(entry, english=not i18n.is_chinese())
+    if entry.document_name and entry.page is not None:
+        return QCoreApplication.translate("Evidence", "%1, page %2").replace(
+            "%1", entry.document_name
+        ).replace("%2", str(entry.page))
+    return source or QCoreApplication.translate("Evidence", "(source not stated)")
 
 
 class EvidenceListModel(QAbstractListModel):
