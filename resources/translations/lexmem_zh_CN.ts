@@ -622,11 +622,6 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
         <translation>%1 第%2页</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/evidence/model.py" line="39" />
-        <source>(source not stated)</source>
-        <translation>（未写明来源）</translation>
-    </message>
-    <message>
         <location filename="../../desktop_app/ui/evidence/model.py" line="70" />
         <source>(purpose not stated)</source>
         <extracomment>the order changed by the lawyer (a drag or a move): the dialog stores it</extracomment>

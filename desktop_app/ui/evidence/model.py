@@ -28,7 +28,7 @@ NOTE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 def source_of(entry: Any) -> str:
     """Where a piece of evidence comes from, as the Word list will say it (in the interface
-    language), with the page of a document."""
+    language), with the page of a document; "" when nothing says."""
     from desktop_app.memory.evidence_list import source_text  # loaded with the engine already
 
     source = source_text(entry, english=not i18n.is_chinese())
@@ -36,7 +36,7 @@ def source_of(entry: Any) -> str:
         return QCoreApplication.translate("Evidence", "%1, page %2").replace(
             "%1", entry.document_name
         ).replace("%2", str(entry.page))
-    return source or QCoreApplication.translate("Evidence", "(source not stated)")
+    return source
 
 
 class EvidenceListModel(QAbstractListModel):
@@ -70,7 +70,8 @@ class EvidenceListModel(QAbstractListModel):
             purpose = entry.purpose or QCoreApplication.translate(
                 "Evidence", "(purpose not stated)"
             )
-            return f"{index.row() + 1}. {entry.name}\n{purpose} · {source_of(entry)}"
+            source = source_of(entry)
+            return f"{index.row() + 1}. {entry.name}\n{purpose}" + (f" · {source}" if source else "")
         if role == Qt.ItemDataRole.ToolTipRole:
             return plain_tooltip(entry.note.content)
         if role == NOTE_ID_ROLE:
