@@ -79,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("path", type=Path)
     imp.add_argument("--case", help="target case; default: the file's case header")
 
+    doc = sub.add_parser(
+        "import-doc", help="import a case document (PDF, DOCX, PNG/JPG, TXT/Markdown)"
+    )
+    doc.add_argument("path", type=Path)
+    doc.add_argument("--case", required=True, help="case id or name")
+
     exp = sub.add_parser("export", help="export a case's notes")
     exp.add_argument("path", type=Path)
     exp.add_argument("--case")
@@ -205,6 +211,8 @@ def _run(engine, args) -> int:
         results = engine.import_jsonl(args.path, case_id=_resolve_case(engine, args.case))
         added = sum(r.action == "added" for r in results)
         print(f"导入 {len(results)} 条，新增 {added} 条 / imported {len(results)}, {added} new")
+    elif args.command == "import-doc":
+        _import_document(engine, args)
     elif args.command == "export":
         case_id = _resolve_case(engine, args.case)
         write = engine.export_markdown if args.format == "markdown" else engine.export_jsonl
@@ -219,6 +227,35 @@ def _run(engine, args) -> int:
     elif args.command == "delete-case":
         return _delete_case(engine, args)
     return 0
+
+
+def _import_document(engine, args) -> None:
+    case_id = _resolve_case(engine, args.case)
+    if case_id is None:
+        raise LexMemError("no case given", user_message="请指定案件。 / Name a case.")
+
+    def progress(done: int, total: int, phase: str) -> None:
+        print(f"\r  {phase} {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
+
+    doc = engine.import_document(case_id, args.path, progress=progress)
+    if args.json:
+        _print(
+            {
+                "id": doc.id,
+                "name": doc.name,
+                "kind": doc.kind,
+                "pages": doc.pages,
+                "passages": doc.passages,
+                "ocr": doc.ocr,
+                "extraction": doc.extraction,
+            },
+            True,
+        )
+        return
+    print(
+        f"已导入「{doc.name}」：{doc.pages} 页，{doc.passages} 段 / "
+        f"imported “{doc.name}”: {doc.pages} pages, {doc.passages} passages"
+    )
 
 
 def _delete_case(engine, args) -> int:

@@ -88,6 +88,60 @@ def _check_engine(data_dir: Path) -> dict[str, Any]:
         engine.close()
 
 
+def _write_selftest_pdf(path: Path, text: str) -> None:
+    """One page with ``text`` in Helvetica, written through pdfium itself."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument.new()
+    font = raw.FPDFText_LoadStandardFont(pdf.raw, b"Helvetica")
+    page = pdf.new_page(595, 842)
+    obj = raw.FPDFPageObj_CreateTextObj(pdf.raw, font, 14.0)
+    wide = ctypes.create_string_buffer((text + "\0").encode("utf-16-le"))
+    raw.FPDFText_SetText(obj, ctypes.cast(wide, ctypes.POINTER(raw.FPDF_WCHAR)))
+    raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, 60, 760)
+    raw.FPDFPage_InsertObject(page.raw, obj)
+    raw.FPDFPage_GenerateContent(page.raw)
+    page.close()
+    pdf.save(str(path))
+    pdf.close()
+
+
+def _check_documents(data_dir: Path) -> dict[str, Any]:
+    """Case documents in the bundle: pdfium's library (PDF text and a page image), the OCR's
+    models and onnxruntime (a screenshot read back), all through an import and a search."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from desktop_app.memory import MemoryEngine
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    pdf_path, png_path = data_dir.parent / "selftest.pdf", data_dir.parent / "selftest.png"
+    _write_selftest_pdf(pdf_path, "Invoice 4471: the buyer paid 12800 yuan on 15 March 2024.")
+    image = Image.new("RGB", (720, 90), "white")
+    ImageDraw.Draw(image).text(
+        (20, 25), "Refund request 5593 rejected", font=ImageFont.load_default(32), fill="black"
+    )
+    image.save(png_path)
+    engine = MemoryEngine.open(data_dir)
+    try:
+        case = engine.create_case("自检 documents")
+        started = time.perf_counter()
+        pdf = engine.import_document(case.id, pdf_path)
+        png = engine.import_document(case.id, png_path)
+        seconds = time.perf_counter() - started
+        for query, doc in (("invoice 4471 paid", pdf), ("refund request 5593", png)):
+            hits = engine.search_passages(query, case.id, k=1)
+            if not hits or hits[0].passage.document_id != doc.id:
+                raise AssertionError(f"passage search {query!r} missed {doc.kind}")
+        if not (engine.render_page(pdf.id, 1, 200) or b"").startswith(b"\x89PNG"):
+            raise AssertionError("the PDF page did not render")
+        return {"ocr": png.ocr, "import_s": round(seconds, 2)}
+    finally:
+        engine.close()
+
+
 def _check_keyring() -> dict[str, Any]:
     from desktop_app.core.secrets import SecretStore
 
@@ -173,6 +227,7 @@ def run(report_path: str | None = None, *, window: bool = True) -> int:
         check("resources", _check_resources)
         check("keyring", _check_keyring)
         check("engine", lambda: _check_engine(tmp / "engine"))
+        check("documents", lambda: _check_documents(tmp / "documents" / "data"))
         if window:
 
             def _window() -> Any:

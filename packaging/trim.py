@@ -38,6 +38,15 @@ HIDDEN_IMPORTS: list[str] = [
     "lancedb.embeddings",
     "lance",
     "desktop_app.selftest",
+    # rapidocr loads its pipeline and inference engine lazily (module __getattr__, importlib)
+    "rapidocr.main",
+    "rapidocr.inference_engine.onnxruntime",
+    # the document readers are imported only when an import runs
+    "desktop_app.memory.readers.pdf_reader",
+    "desktop_app.memory.readers.docx_reader",
+    "desktop_app.memory.readers.ocr",
+    "desktop_app.memory.readers.text_reader",
+    "desktop_app.memory.readers.render",
 ]
 
 # Modules never used by LexMem that optional imports would otherwise drag in (hundreds
@@ -58,7 +67,6 @@ EXCLUDED_MODULES: list[str] = [
     "matplotlib",
     "scipy",
     "sklearn",
-    "PIL",
     "IPython",
     "ipykernel",
     "jupyter_client",

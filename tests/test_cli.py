@@ -120,6 +120,8 @@ def test_add_with_event_date_and_source_shows_them_in_search(tmp_path):
     assert (hit["event_date"], hit["source_kind"]) == ("2024-07-15", "法院认定")
     plain = cli(data, "search", "什么时候开庭").stdout
     assert "2024-07-15 一审开庭" in plain
+
+
 def test_maintain_proposes_then_accepts_one_kind(tmp_path):
     data = tmp_path / "data"
     source = tmp_path / "case.jsonl"
@@ -151,4 +153,27 @@ def test_maintain_proposes_then_accepts_one_kind(tmp_path):
     assert "开庭时间定于2025年6月1日" in proc.stdout
 
     proc = cli(data, "maintain", "--case", "没有这个案")
+    assert proc.returncode == 2 and "找不到案件" in proc.stderr
+
+
+def test_import_doc(tmp_path, embedder):
+    from desktop_app.memory import MemoryEngine
+
+    data = tmp_path / "data"
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        eng.create_case("租赁纠纷")
+    source = tmp_path / "租赁合同 #1.md"
+    source.write_text("# 租赁合同\n\n月租金为人民币8500元。\n\n押金两个月。\n", encoding="utf-8")
+    proc = cli(data, "--json", "import-doc", str(source), "--case", "租赁纠纷")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert (doc["name"], doc["kind"], doc["passages"]) == ("租赁合同 #1.md", "text", 3)
+    assert doc["extraction"] == "waiting"
+
+    empty = tmp_path / "empty.pdf"
+    empty.write_bytes(b"")
+    proc = cli(data, "import-doc", str(empty), "--case", "租赁纠纷")
+    assert proc.returncode == 2
+    assert "文件是空的" in proc.stderr and "empty" in proc.stderr
+    proc = cli(data, "import-doc", str(source), "--case", "没有这个案件")
     assert proc.returncode == 2 and "找不到案件" in proc.stderr

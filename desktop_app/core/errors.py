@@ -70,12 +70,15 @@ class DocumentImportError(LexMemError):
     def __init__(self, reason: str, message: str = "", *, user_message: str | None = None):
         if reason not in DOCUMENT_IMPORT_REASONS:
             raise ValueError(f"unknown import failure reason {reason!r}")
-        super().__init__(message or reason, user_message=user_message)
+        super().__init__(
+            message or reason, user_message=user_message or _IMPORT_MESSAGES.get(reason)
+        )
         self.reason = reason
 
 
 #: why an import failed: 0-byte or textless file, password-protected PDF, damaged file,
-#: unknown kind, too big, cancelled by the user, an image or scan without readable text
+#: unknown kind, too big, cancelled by the user, an image or scan without readable text,
+#: the OCR missing from the installation (an image or a scan cannot be read at all)
 DOCUMENT_IMPORT_REASONS = (
     "empty",
     "encrypted",
@@ -84,7 +87,23 @@ DOCUMENT_IMPORT_REASONS = (
     "too_large",
     "cancelled",
     "no_text",
+    "ocr_unavailable",
 )
+#: the CLI's wording of each reason (the UI words them through its own translations)
+_IMPORT_MESSAGES = {
+    "empty": "文件是空的，没有可导入的文字。 / The file is empty: there is no text to import.",
+    "encrypted": "这个 PDF 有密码保护，请先去掉密码再导入。 / "
+    "This PDF is password-protected; remove the password, then import it.",
+    "corrupt": "文件已损坏或格式不对，无法读取。 / The file is damaged or not in its format.",
+    "unsupported": "不支持这种文件：请用 PDF、Word（.docx）、PNG/JPG 图片或 TXT/Markdown。 / "
+    "Unsupported file: use PDF, Word (.docx), PNG/JPG images or TXT/Markdown.",
+    "too_large": "文件太大，无法导入。 / The file is too large to import.",
+    "cancelled": "导入已取消，没有保留任何内容。 / Import cancelled; nothing was kept.",
+    "no_text": "没有识别出文字（图片或扫描件中没有可读的文字）。 / "
+    "No readable text was found in the image or scan.",
+    "ocr_unavailable": "文字识别（OCR）不可用，无法读取图片或扫描件。 / "
+    "Text recognition (OCR) is not available: images and scans cannot be read.",
+}
 
 
 class NotFoundError(LexMemError):

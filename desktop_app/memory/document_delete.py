@@ -32,8 +32,8 @@ def delete_document_rows(conn: sqlite3.Connection, document_id: str) -> int:
     """The document's rows in a database copy (a backup); 0 when it has none."""
     if "documents" not in forget_sql.tables(conn):
         return 0
-    conn.execute("DELETE FROM passages WHERE document_id = ?", (document_id,))
-    return conn.execute("DELETE FROM documents WHERE id = ?", (document_id,)).rowcount
+    # the same statements as on the live database: passages, the row, waiting jobs
+    return len(DocumentsRepository.delete(conn, document_id))
 
 
 def delete_document_in_backups(data_dir: Path, document_id: str) -> PurgeReport:

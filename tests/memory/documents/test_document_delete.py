@@ -1,0 +1,93 @@
+"""Deleting a document: the copy, its passages (SQLite, index, backups), its waiting jobs
+and the derived notes the lawyer chose are gone from every file of the data folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desktop_app.memory import MemoryEngine
+
+MARKER = "QZXMARKER7731"
+MARKER_ZH = "鹦鹉螺号货轮滞期费"
+
+
+def _holders(folder: Path, needles: list[bytes]) -> list[str]:
+    found = []
+    for path in folder.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            if any(n in data for n in needles):
+                found.append(str(path.relative_to(folder)))
+    return found
+
+
+def _needles() -> list[bytes]:
+    forms = [MARKER, MARKER.lower(), MARKER_ZH]
+    return [f.encode(enc) for f in forms for enc in ("utf-8", "utf-16-le")]
+
+
+def test_delete_document_purges_every_file(tmp_path, embedder):
+    data = tmp_path / "data"
+    source = tmp_path / "证据.txt"
+    source.write_text(
+        f"第一段：合同编号{MARKER}，约定{MARKER_ZH}按日计算。\n\n第二段：其余条款与本案无关。",
+        encoding="utf-8",
+    )
+    keep = tmp_path / "other.txt"
+    keep.write_text("另一份文件：送货单载明2024年3月15日签收。", encoding="utf-8")
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("海商纠纷")
+        doc = eng.import_document(case.id, source)
+        other = eng.import_document(case.id, keep)
+        source_ref = f"doc:{doc.id}#p1"
+        derived = eng.add_note(
+            f"合同{MARKER}约定{MARKER_ZH}按日计算", case_id=case.id, source=source_ref,
+            origin="import",
+        ).note  # fmt: skip
+        kept = eng.add_note(
+            "滞期费条款由双方协商确定", case_id=case.id, source=source_ref, origin="import"
+        ).note
+        assert {n.id for n in eng.notes_from_document(doc.id)} == {derived.id, kept.id}
+        eng.backups.snapshot()  # a backup holds the passages and the note too
+        eng.wait_for_index_upkeep(30)
+        assert _holders(data, _needles())  # the marker is there before
+
+        report = eng.delete_document(doc.id, purge_note_ids=[derived.id])
+        assert report.complete, (report.live_places, report.still_holding)
+        assert report.terms_checked > 0
+        assert [d.id for d in eng.list_documents(case.id)] == [other.id]
+        assert eng.get_note(kept.id).status == "active"  # not chosen: kept
+        assert eng.search_passages(MARKER_ZH, case.id) == [] or all(
+            h.passage.document_id == other.id for h in eng.search_passages(MARKER_ZH, case.id)
+        )
+    assert _holders(data, _needles()) == []
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        assert eng.search_passages("送货单签收", case.id)[0].passage.document_id == other.id
+        assert not any(p.name.startswith(doc.id) for p in (data / "documents").rglob("*"))
+
+
+def test_delete_case_removes_its_documents(tmp_path, embedder):
+    data = tmp_path / "data"
+    source = tmp_path / "a.txt"
+    source.write_text(f"编号{MARKER}的{MARKER_ZH}条款。", encoding="utf-8")
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("要删除的案件")
+        eng.import_document(case.id, source)
+        report = eng.delete_case(case.id)
+        assert report.complete
+    assert _holders(data, _needles()) == []
+
+
+def test_a_copy_no_row_names_is_removed_at_open(tmp_path, embedder):
+    """A crash between the copy and the commit leaves a copy no document names."""
+    data = tmp_path / "data"
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("c")
+        source = tmp_path / "a.txt"
+        source.write_text("租金8500元。", encoding="utf-8")
+        eng.import_document(case.id, source)
+    orphan = data / "documents" / case.id / "0123456789abcdef.txt"
+    orphan.write_text(f"half-imported {MARKER}", encoding="utf-8")
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        assert not orphan.exists()
+        assert len(eng.list_documents(case.id)) == 1
