@@ -502,13 +502,18 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
     </message>
     <message>
         <location filename="../../desktop_app/ui/documents/wording.py" line="144" />
+        <source>%1 needs text recognition (OCR), which is missing from this installation. Reinstall LexMem, or import a PDF with a text layer.</source>
+        <translation>“%1”需要文字识别（OCR），但本机安装中缺少该组件。请重新安装律记，或导入带文字层的 PDF。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="149" />
         <source>No readable text was found in %1 (a blank image or an unreadable scan).</source>
         <translation>在“%1”中没有找到可识别的文字（空白图片或无法识别的扫描件）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/wording.py" line="148" />
-        <location filename="../../desktop_app/ui/documents/wording.py" line="152" />
-        <location filename="../../desktop_app/ui/documents/wording.py" line="155" />
+        <location filename="../../desktop_app/ui/documents/wording.py" line="153" />
+        <location filename="../../desktop_app/ui/documents/wording.py" line="157" />
+        <location filename="../../desktop_app/ui/documents/wording.py" line="160" />
         <source>%1 could not be imported.</source>
         <translation>“%1”无法导入。</translation>
     </message>

@@ -303,3 +303,24 @@ def test_viewer_shows_the_pdf_page_with_the_passage_highlighted(qtbot, make_host
     viewer.prev_button.click()
     qtbot.waitUntil(lambda: viewer.view.page == 1, timeout=20_000)
     assert viewer.passage_label.isHidden()  # the cited passage is on page 2
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_import_failure_reason_has_its_own_wording(qapp, language):
+    from desktop_app.core.errors import DOCUMENT_IMPORT_REASONS, DocumentImportError
+    from desktop_app.ui.documents.wording import import_error_text
+
+    i18n.install(language)
+    try:
+        generic = import_error_text(RuntimeError("boom: secret text"), "x.pdf")
+        texts = {
+            reason: import_error_text(DocumentImportError(reason, "secret text"), "x.pdf")
+            for reason in DOCUMENT_IMPORT_REASONS
+        }
+    finally:
+        i18n.install("en")
+    assert "secret" not in generic and "boom" not in generic
+    for reason, text in texts.items():
+        assert "x.pdf" in text and "secret" not in text, reason
+        assert not text.startswith(generic), f"{reason} falls back to the generic wording"
+    assert len(set(texts.values())) == len(texts)

@@ -141,6 +141,11 @@ def import_error_text(exc: BaseException, name: str) -> str:
             ),
             "too_large": QCoreApplication.translate("Documents", "%1 is too large to import."),
             "cancelled": QCoreApplication.translate("Documents", "The import of %1 was cancelled."),
+            "ocr_unavailable": QCoreApplication.translate(
+                "Documents",
+                "%1 needs text recognition (OCR), which is missing from this installation. "
+                "Reinstall LexMem, or import a PDF with a text layer.",
+            ),
             "no_text": QCoreApplication.translate(
                 "Documents",
                 "No readable text was found in %1 (a blank image or an unreadable scan).",
