@@ -991,6 +991,14 @@ class MemoryEngine:
         self._changes.jobs_changed()
         return report
 
+    def page_size(self, document_id: str, page: int) -> tuple[float, float] | None:
+        """(width, height) of a page in the units of its passages' boxes (PDF points, or
+        an image's pixels); None for docx/text or a page out of range."""
+        from desktop_app.memory.page_geometry import page_size
+
+        doc = self.documents.get(document_id)
+        return page_size(self.documents.file_of(document_id), doc.kind, page)
+
     def render_page(self, document_id: str, page: int, width_px: int) -> bytes | None:
         """A PNG of one page (pdf: rendered; image: scaled); None for docx/text."""
         from desktop_app.memory.readers.render import render_page

@@ -324,3 +324,28 @@ def test_every_import_failure_reason_has_its_own_wording(qapp, language):
         assert "x.pdf" in text and "secret" not in text, reason
         assert not text.startswith(generic), f"{reason} falls back to the generic wording"
     assert len(set(texts.values())) == len(texts)
+
+
+def test_the_highlight_fits_a_page_that_is_not_a4(qtbot, make_host, tmp_path, monkeypatch):
+    import fakes.documents as fake_docs
+
+    monkeypatch.setattr(fake_docs, "PAGE_W", 842.0)  # A4 landscape: 842 x 595 points
+    monkeypatch.setattr(fake_docs, "PAGE_H", 595.0)
+    host = make_host()
+    eng = host.engine
+    case = eng.create_case("横向")
+    pdf = fake_docs.make_pdf(tmp_path / "清单.pdf", [["第一行文字", "标的物清单：笔记本电脑一台，价款8999元。"]])
+    doc = eng.import_document(case.id, pdf)
+    assert eng.page_size(doc.id, 1) == (842.0, 595.0)
+    passage = next(p for p in eng.passages_of(doc.id) if "8999" in p.text)
+    viewer = PassageViewer(host, doc.id, passage.id)
+    qtbot.addWidget(viewer)
+    viewer.show()
+    qtbot.waitUntil(lambda: viewer.loaded, timeout=20_000)
+    image = viewer.page_label.pixmap().toImage()
+    scale = image.width() / 842.0
+    longest = max(passage.boxes, key=lambda b: b[2])  # the line with the price
+    right, middle = longest[2], (longest[1] + longest[3]) / 2
+    # the highlight reaches the end of the line, and no further
+    assert any(_tinted(image, x, middle * scale) for x in range(int((right - 12) * scale), int(right * scale)))
+    assert not any(_tinted(image, x, middle * scale) for x in range(int((right + 30) * scale), int((right + 60) * scale)))

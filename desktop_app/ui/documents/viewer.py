@@ -17,7 +17,6 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QImage,
-    QImageReader,
     QPainter,
     QPen,
     QPixmap,
@@ -45,8 +44,6 @@ log = logging.getLogger(__name__)
 
 #: the page is rendered this wide (device pixels), enough to read a court document
 RENDER_WIDTH_PX = 1100
-#: an A4 page's width in PDF points, used only when the engine cannot say the page's size
-A4_WIDTH_PT = 595.0
 HIGHLIGHT_FILL = QColor(255, 214, 0, 90)
 HIGHLIGHT_EDGE = QColor(230, 126, 34)
 TEXT_HIGHLIGHT = QColor(255, 214, 0, 140)
@@ -91,14 +88,8 @@ def load_page(
 
 
 def _page_width(engine: Any, doc: Any, page: int) -> float | None:
-    size_of = getattr(engine, "page_size", None)
-    if callable(size_of):
-        size = size_of(doc.id, page)
-        return float(size[0]) if size else None
-    if doc.kind == "image":  # OCR boxes are in the image's own pixels
-        width = QImageReader(str(engine.document_file(doc.id))).size().width()
-        return float(width) if width > 0 else None
-    return A4_WIDTH_PT
+    size = engine.page_size(doc.id, page)
+    return float(size[0]) if size else None
 
 
 def highlighted(png: bytes, boxes: Sequence[Box], page_width: float | None) -> QPixmap:
