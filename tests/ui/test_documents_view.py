@@ -267,7 +267,7 @@ def test_highlight_paints_the_boxes_scaled_to_the_picture():
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     page.save(buffer, "PNG")
     # a page 200 units wide shown 400 pixels wide: a box at x 50-100 lands at 100-200 px
-    image = highlighted(bytes(data.data()), [(50.0, 20.0, 100.0, 40.0)], 200.0).toImage()
+    image = highlighted(bytes(data.data()), [(50.0, 20.0, 100.0, 40.0)], 200.0)
     assert _tinted(image, 150, 60)
     assert not _tinted(image, 300, 150) and not _tinted(image, 60, 60)
 

@@ -57,8 +57,9 @@ class PageView:
 
     document: Any
     page: int
-    #: the PNG of the page (pdf / image), None for docx / text
-    png: bytes | None
+    #: the page (pdf / image) with the passage's boxes painted, decoded and painted in the
+    #: worker (QImage, unlike QPixmap, may be made off the UI thread); None for docx / text
+    image: QImage | None
     #: the page's width in the units of the passages' boxes (None: unknown)
     page_width: float | None
     passages: tuple[Any, ...]
@@ -77,14 +78,10 @@ def load_page(
     if doc.kind not in ("pdf", "image"):
         return PageView(doc, page, None, None, tuple(engine.passages_of(document_id)), passage)
     png = engine.render_page(document_id, page, width_px)
-    return PageView(
-        doc,
-        page,
-        png,
-        _page_width(engine, doc, page),
-        tuple(engine.passages_of(document_id, page)),
-        passage,
-    )
+    width = _page_width(engine, doc, page)
+    boxes = tuple(passage.boxes or ()) if passage is not None and passage.page == page else ()
+    image = highlighted(png, boxes, width) if png else QImage()
+    return PageView(doc, page, image, width, tuple(engine.passages_of(document_id, page)), passage)
 
 
 def _page_width(engine: Any, doc: Any, page: int) -> float | None:
@@ -92,14 +89,13 @@ def _page_width(engine: Any, doc: Any, page: int) -> float | None:
     return float(size[0]) if size else None
 
 
-def highlighted(png: bytes, boxes: Sequence[Box], page_width: float | None) -> QPixmap:
+def highlighted(png: bytes, boxes: Sequence[Box], page_width: float | None) -> QImage:
     """The page picture with ``boxes`` (in page units, from the top-left) painted over it."""
-    image = QImage.fromData(png, "PNG")
-    pixmap = QPixmap.fromImage(image)
-    if not boxes or not page_width or pixmap.isNull():
-        return pixmap
-    scale = pixmap.width() / page_width
-    painter = QPainter(pixmap)
+    image = QImage.fromData(png, "PNG").convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+    if not boxes or not page_width or image.isNull():
+        return image
+    scale = image.width() / page_width
+    painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setPen(QPen(HIGHLIGHT_EDGE, 2))
     painter.setBrush(HIGHLIGHT_FILL)
@@ -107,7 +103,7 @@ def highlighted(png: bytes, boxes: Sequence[Box], page_width: float | None) -> Q
         rect = QRectF(left * scale, top * scale, (right - left) * scale, (bottom - top) * scale)
         painter.drawRoundedRect(rect.adjusted(-3, -2, 3, 2), 3, 3)
     painter.end()
-    return pixmap
+    return image
 
 
 class PassageViewer(QDialog):
@@ -212,14 +208,14 @@ class PassageViewer(QDialog):
         else:
             self.passage_label.setText("")
         self.passage_label.setVisible(passage is not None)
-        if view.png is not None:
+        if view.image is not None:
             self._show_page(view, passage)
         else:
             self._show_text(view, passage)
 
     def _show_page(self, view: PageView, passage: Any | None) -> None:
         boxes = tuple(passage.boxes or ()) if passage is not None else ()
-        self._page = highlighted(view.png or b"", boxes, view.page_width)
+        self._page = QPixmap.fromImage(view.image) if view.image is not None else None
         self.stack.setCurrentWidget(self.scroll)
         pixmap = self._fit_page()
         pages = view.document.pages
@@ -250,7 +246,7 @@ class PassageViewer(QDialog):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if self.view is not None and self.view.png is not None:
+        if self.view is not None and self.view.image is not None:
             self._fit_page()
 
     def _show_text(self, view: PageView, passage: Any | None) -> None:
