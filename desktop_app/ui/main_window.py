@@ -82,6 +82,9 @@ class MainWindow(QMainWindow):
         self.chat.newChatRequested.connect(self.new_chat)
         self.notes.statusMessage.connect(lambda text: self.status.showMessage(text, 4000))
         self.notes.importDocumentsRequested.connect(self._import_documents)
+        self.notes.openDocumentRequested.connect(
+            lambda doc_id, page: self.documents.open_document(doc_id, None, page)
+        )
         self.documents.statusMessage.connect(lambda text: self.status.showMessage(text, 6000))
         self.graph.openNoteRequested.connect(lambda nid: self.show_notes([nid]))
         host.stateChanged.connect(self._engine_state)

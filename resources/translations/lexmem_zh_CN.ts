@@ -599,22 +599,22 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
         <translation>已取消导入“%1”，没有保留任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="305" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="308" />
         <source>Deleted %1.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/documents/view.py" line="306" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="309" />
         <source>%n memories forgotten.</source>
         <translation><numerusform>已遗忘 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="333" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="336" />
         <source>Documents</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="336" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="339" />
         <source>The documents could not be read or changed.</source>
         <translation>无法读取或修改文件。</translation>
     </message>
@@ -868,22 +868,22 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="109" />
+        <location filename="../../desktop_app/ui/main_window.py" line="112" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="121" />
+        <location filename="../../desktop_app/ui/main_window.py" line="124" />
         <source>About LexMem</source>
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="134" />
+        <location filename="../../desktop_app/ui/main_window.py" line="137" />
         <source>The memory library could not be opened: %1</source>
         <translation>无法打开记忆库：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="149" />
+        <location filename="../../desktop_app/ui/main_window.py" line="152" />
         <source>%1
 
 Restore the backup of %2? The damaged file is kept aside.</source>
@@ -892,37 +892,37 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="158" />
+        <location filename="../../desktop_app/ui/main_window.py" line="161" />
         <source>Restored the backup of %1.</source>
         <translation>已恢复 %1 的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="201" />
+        <location filename="../../desktop_app/ui/main_window.py" line="204" />
         <source>Import documents</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="204" />
+        <location filename="../../desktop_app/ui/main_window.py" line="207" />
         <source>Open a case first: dropped files are imported into the open case.</source>
         <translation>请先打开一个案件：拖入的文件会导入当前打开的案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="258" />
+        <location filename="../../desktop_app/ui/main_window.py" line="261" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="261" />
+        <location filename="../../desktop_app/ui/main_window.py" line="264" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="266" />
+        <location filename="../../desktop_app/ui/main_window.py" line="269" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="282" />
+        <location filename="../../desktop_app/ui/main_window.py" line="285" />
         <source>Choose a case to check its memory</source>
         <translation>请先选择一个案件再做记忆体检</translation>
     </message>
@@ -1168,270 +1168,281 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NoteDetail</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="71" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="272" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="74" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="288" />
         <source>Memory</source>
+        <extracomment>"From 起诉状.pdf p. 3" was clicked: (document id, page)</extracomment>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="80" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="83" />
         <source>What should LexMem remember?</source>
         <translation>要让律记记住什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="90" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="93" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="92" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="95" />
         <source>e.g. 2024-07-15 (when it happened)</source>
         <translation>例如 2024-07-15（事情发生的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="95" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="98" />
         <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
         <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="99" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="101" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="104" />
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="104" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="107" />
         <source>Whose assertion this is</source>
         <translation>这是谁的说法</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="108" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="107" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="114" />
+        <source>Open the page this memory was drawn from</source>
+        <translation>打开这条记忆出自的那一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="120" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="108" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="121" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="109" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="122" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="110" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="123" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="114" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="127" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="117" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="130" />
         <source>Undo last change</source>
         <translation>撤销上次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="148" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="161" />
         <source>Keep this one</source>
         <translation>以此条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="150" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="163" />
         <source>This memory is right: the other is expired (kept in history)</source>
         <translation>这条记忆正确：另一条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="152" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="165" />
         <source>Keep the other</source>
         <translation>以另一条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="154" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="167" />
         <source>The other memory is right: this one is expired (kept in history)</source>
         <translation>另一条记忆正确：这条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="156" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="169" />
         <source>Keep both</source>
         <translation>两条都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="157" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="170" />
         <source>Both stay: the conflict is marked as settled</source>
         <translation>两条都保留，冲突标记为已处理</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="173" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="186" />
         <source>Keywords and context</source>
         <translation>关键词与背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="176" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="189" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="181" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="194" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="187" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="200" />
         <source>What the link means: proves, applies to, contradicts, adds to, replaces, related</source>
         <translation>关联的含义：证明、适用、矛盾、补充、取代、相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="197" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="210" />
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="202" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="215" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="210" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="261" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="300" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="223" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="277" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="316" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="211" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="224" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="213" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="226" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="216" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="259" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="275" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="262" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="276" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="292" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="276" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="292" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="284" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="300" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="285" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="301" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="300" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="316" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="304" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="320" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="305" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="321" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="333" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="349" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="361" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="377" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="464" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="421" />
+        <source>From %1</source>
+        <translation>出自 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="496" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="465" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="497" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="466" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="498" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="467" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="499" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="468" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="500" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="469" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="501" />
         <source>conflict</source>
         <translation>冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="475" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="507" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="476" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="508" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="477" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="509" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="478" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="510" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="479" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="511" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -1499,171 +1510,171 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="75" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="77" />
         <source>Search memories (meaning, not just words)</source>
-        <extracomment>Import documents… (PDF, Word, images, text) for the case: the Documents tab does it</extracomment>
+        <extracomment>Import documents… (PDF, Word, images, text) for the case: the Documents tab does it open a document's page in the viewer: (document id, page)</extracomment>
         <translation>搜索记忆（按含义，不只是字面）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="85" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="87" />
         <source>All categories</source>
         <translation>全部类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="94" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="96" />
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="98" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="100" />
         <source>Global too</source>
         <translation>含全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="100" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="102" />
         <source>Also show global memories (preferences, reusable knowledge)</source>
         <translation>同时显示全局记忆（偏好、通用知识）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="110" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="112" />
         <source>Show only the memories in an open conflict (to settle by hand)</source>
         <translation>只显示存在待处理冲突的记忆（需要手动处理）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="119" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="121" />
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="122" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="124" />
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="133" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
         <source>Import and export</source>
         <translation>导入与导出</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="137" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="139" />
         <source>Import documents…</source>
         <translation>导入文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="140" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="142" />
         <source>Import JSON Lines…</source>
         <translation>导入 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="144" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="146" />
         <source>Export JSON Lines…</source>
         <translation>导出 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="147" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="149" />
         <source>Export Markdown…</source>
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="151" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="153" />
         <source>Evidence list (Word)…</source>
         <translation>证据目录（Word）…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="155" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="787" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="157" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="796" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="156" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="158" />
         <source>Merge the second selected memory into the first</source>
         <translation>把选中的第二条记忆合并到第一条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="158" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="788" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="160" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="797" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="159" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="161" />
         <source>Link the two selected memories</source>
         <translation>关联选中的两条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="163" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="165" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="165" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="167" />
         <source>Add a memory by hand (Ctrl+Shift+M)</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="316" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="319" />
         <source>Conflicts %1</source>
         <translation>冲突 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="394" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="397" />
         <source>No match: no memory is about “%1”. Try other words, or clear the search.</source>
         <translation>无匹配：没有与“%1”相关的记忆。换个说法试试，或清除搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="402" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="405" />
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="405" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="408" />
         <source>No match</source>
         <translation>无匹配</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="407" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="410" />
         <source>%n matching memories, most relevant first</source>
         <translation><numerusform>%n 条匹配的记忆，按相关度排序</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="416" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="419" />
         <source>%n memories of this case and global</source>
         <translation><numerusform>本案及全局共 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="418" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="421" />
         <source>%n memories of this case</source>
         <translation><numerusform>本案 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="503" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
         <source>Marked as expired: %1</source>
         <translation>已设为失效：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="518" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="527" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="858" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="867" />
         <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
         <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="411" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="414" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="606" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="668" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="615" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="677" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="608" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="617" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -1672,17 +1683,17 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="623" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="632" />
         <source>Deleted: %1</source>
         <translation>已删除：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="641" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="650" />
         <source>The memory is deleted; its text still appears elsewhere in this case (for example in a chat message).</source>
         <translation>记忆已删除；它的文字仍出现在本案的其他地方（例如某条聊天消息中）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="664" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="673" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -1693,22 +1704,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="675" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="684" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="677" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="686" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="694" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="703" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="696" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="705" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -1719,58 +1730,58 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="722" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="731" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="740" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="749" />
         <source>Conflict settled.</source>
         <translation>冲突已处理。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="792" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="801" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="793" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="802" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="808" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="817" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="808" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="817" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="817" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="826" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="830" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="837" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="839" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="846" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="830" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="839" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="837" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="846" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="892" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="901" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1778,33 +1789,33 @@ Remove the text from these backups too?</source>
 <context>
     <name>PassageViewer</name>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="137" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="128" />
         <source>Document</source>
-        <extracomment>the page is rendered this wide (device pixels), enough to read a court document an A4 page's width in PDF points, used only when the engine cannot say the page's size the PNG of the page (pdf / image), None for docx / text the page's width in the units of the passages' boxes (None: unknown) the passage to highlight (None: just the page)</extracomment>
+        <extracomment>the page is rendered this wide (device pixels), enough to read a court document the page (pdf / image) with the passage's boxes painted, decoded and painted in the worker (QImage, unlike QPixmap, may be made off the UI thread); None for docx / text the page's width in the units of the passages' boxes (None: unknown) the passage to highlight (None: just the page)</extracomment>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="165" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="156" />
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="166" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="157" />
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="171" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="162" />
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="236" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="228" />
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/viewer.py" line="311" />
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="305" />
         <source>The document could not be shown.</source>
         <translation>无法显示这份文件。</translation>
     </message>

@@ -349,3 +349,26 @@ def test_the_highlight_fits_a_page_that_is_not_a4(qtbot, make_host, tmp_path, mo
     # the highlight reaches the end of the line, and no further
     assert any(_tinted(image, x, middle * scale) for x in range(int((right - 12) * scale), int(right * scale)))
     assert not any(_tinted(image, x, middle * scale) for x in range(int((right + 30) * scale), int((right + 60) * scale)))
+
+
+def test_a_note_drawn_from_a_document_opens_its_page(qtbot, make_host, tmp_path):
+    host = make_host()
+    eng = host.engine
+    case = eng.create_case("出处")
+    source = tmp_path / "合同.txt"
+    source.write_text("第一条 甲方交付货物。\n\n第二条 乙方支付货款五万元。", encoding="utf-8")
+    doc = eng.import_document(case.id, source)
+    page = next(p.page for p in eng.passages_of(doc.id) if "五万元" in p.text)
+    note = eng.add_note("乙方应支付货款五万元", case.id, source=document_source(doc.id, page), origin="import").note
+    win = MainWindow(host)
+    qtbot.addWidget(win)
+    win.show()
+    win.sidebar.reload_cases(select=case.id)
+    qtbot.waitUntil(lambda: win.notes.case_id == case.id, timeout=10_000)
+    win.show_notes([note.id])
+    qtbot.waitUntil(lambda: win.notes.detail.from_document.isVisible(), timeout=10_000)
+    assert win.notes.detail.from_document.text() == f"From 合同.txt para. {page}"
+    win.notes.detail.from_document.click()
+    viewers = lambda: [d for d in win.documents._dialogs if d.isVisible()]  # noqa: E731
+    qtbot.waitUntil(lambda: bool(viewers()) and viewers()[0].loaded, timeout=10_000)
+    assert "五万元" in viewers()[0].marked_text() and "甲方交付" not in viewers()[0].marked_text()

@@ -275,10 +275,13 @@ class DocumentsView(QWidget):
         if doc is not None:
             self.open_document(doc.id)
 
-    def open_document(self, document_id: str, passage_id: str | None = None) -> None:
+    def open_document(
+        self, document_id: str, passage_id: str | None = None, page: int | None = None
+    ) -> None:
+        """The viewer on a passage (highlighted), or on a page of the document."""
         from desktop_app.ui.documents.viewer import PassageViewer
 
-        viewer = PassageViewer(self.host, document_id, passage_id, self)
+        viewer = PassageViewer(self.host, document_id, passage_id, self, page=page)
         viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         viewer.show()
         self._dialogs = [d for d in self._dialogs if _alive(d)] + [viewer]

@@ -113,7 +113,11 @@ class PassageViewer(QDialog):
         document_id: str,
         passage_id: str | None = None,
         parent: QWidget | None = None,
+        *,
+        page: int | None = None,
     ) -> None:
+        """On ``passage_id`` (highlighted), else on ``page`` (a Word or text document marks
+        that paragraph's passages), else on the first page."""
         super().__init__(parent)
         self.host = host
         self.document_id = document_id
@@ -165,7 +169,8 @@ class PassageViewer(QDialog):
         lay.addLayout(row)
         self.prev_button.setEnabled(False)
         self.next_button.setEnabled(False)
-        self.load(None)
+        self._mark_page = passage_id is None and page is not None
+        self.load(page)
 
     @property
     def loaded(self) -> bool:
@@ -260,8 +265,10 @@ class PassageViewer(QDialog):
         for i, p in enumerate(view.passages):
             if i:
                 cursor.insertText("\n\n", plain)
-            is_it = passage is not None and p.id == passage.id
-            if is_it:
+            is_it = (passage is not None and p.id == passage.id) or (
+                self._mark_page and p.page == view.page
+            )
+            if is_it and start_of_mark < 0:
                 start_of_mark = cursor.position()
             cursor.insertText(p.text, marked if is_it else plain)  # insertText: never HTML
         self.stack.setCurrentWidget(self.text)

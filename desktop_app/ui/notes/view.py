@@ -55,6 +55,8 @@ class NotesView(QWidget):
     statusMessage = Signal(str)
     #: Import documents… (PDF, Word, images, text) for the case: the Documents tab does it
     importDocumentsRequested = Signal()
+    #: open a document's page in the viewer: (document id, page)
+    openDocumentRequested = Signal(str, int)
 
     def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -269,6 +271,7 @@ class NotesView(QWidget):
         self.detail.openNoteRequested.connect(self.select_note)
         self.detail.resolveConflictRequested.connect(self._resolve_conflict)
         self.detail.linkTypeRequested.connect(self._set_link_type)
+        self.detail.openDocumentRequested.connect(self.openDocumentRequested)
         host.operationDidExecute.connect(self._operation_executed)
         host.stateChanged.connect(lambda state: state == "ready" and self.apply_filters())
         self._update_actions()
@@ -463,12 +466,12 @@ class NotesView(QWidget):
         self._detail_token += 1
         token = self._detail_token
 
-        def fetch(e: Any) -> tuple[Any, list[Any], list[Any], dict[str, Any]]:
+        def fetch(e: Any) -> tuple[Any, list[Any], list[Any], dict[str, Any], Any]:
             note = e.get_note(note_id)
             links = e.links_of(note_id)
             history = e.note_history(note_id)
             others = {n.id: n for n in e.notes_by_ids([link.dst for link in links])}
-            return note, links, history, others
+            return note, links, history, others, _drawn_from(e, note)
 
         self.host.call(
             fetch,
@@ -478,10 +481,16 @@ class NotesView(QWidget):
         )
 
     def _show_detail(
-        self, token: int, note: Any, links: list[Any], history: list[Any], others: dict[str, Any]
+        self,
+        token: int,
+        note: Any,
+        links: list[Any],
+        history: list[Any],
+        others: dict[str, Any],
+        document: Any = None,
     ) -> None:
         if token == self._detail_token:
-            self.detail.show_note(note, links, history, others)
+            self.detail.show_note(note, links, history, others, document)
 
     # -- editing ---------------------------------------------------------------------------
     def _save(self, note_id: str, changes: dict[str, Any]) -> None:
@@ -890,6 +899,21 @@ class NotesView(QWidget):
     def _error(self, exc: BaseException) -> None:
         log.warning("notes: %r", exc)
         dialogs.error(self, self.tr("LexMem"), getattr(exc, "user_message", None) or str(exc))
+
+
+def _drawn_from(engine: Any, note: Any) -> tuple[str, str, str, int] | None:
+    """(worker) (document id, name, kind, page) of the document a note was drawn from, while
+    that document exists."""
+    from desktop_app.memory import DocumentNotFoundError, parse_document_source
+
+    where = parse_document_source(getattr(note, "source", None))
+    if where is None:
+        return None
+    try:
+        doc = engine.get_document(where[0])
+    except DocumentNotFoundError:
+        return None
+    return doc.id, doc.name, doc.kind, where[1]
 
 
 def _preview(text: str, limit: int = 40) -> str:
