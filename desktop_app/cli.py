@@ -66,9 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--case", help="case id or name (default: global scope)")
     add.add_argument("--category")
     add.add_argument("--event-date", help="when the fact happened, e.g. 2024-07-15")
-    add.add_argument(
-        "--source-kind", help="当事人陈述 / 对方主张 / 证据显示 / 法院认定 / 律师判断 / 偏好"
-    )
+    add.add_argument("--source-kind", help="当事人陈述 / 对方主张 / 证据显示 / 法院认定 / 律师判断 / 偏好")
 
     search = sub.add_parser("search", help="hybrid search in a case (plus global notes)")
     search.add_argument("query")

@@ -12,7 +12,6 @@ from desktop_app.core.redaction import REDACTED, redact
 
 __all__ = ["REDACTED", "RedactingFilter", "redact", "setup_logging"]
 
-
 class RedactingFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         try:

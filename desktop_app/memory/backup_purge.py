@@ -30,6 +30,7 @@ from desktop_app.memory.backup_files import (
     list_backups,
     temp_copy,
 )
+from desktop_app.memory.documents_repository import DocumentsRepository
 from desktop_app.memory.text_scan import scan_file
 
 log = logging.getLogger(__name__)
@@ -257,6 +258,19 @@ def delete_case_in_backups(data_dir: Path, case_id: str) -> PurgeReport:
 
     def apply(conn: sqlite3.Connection) -> int:
         return forget_sql.delete_case(conn, case_id).notes
+
+    return _each_copy(data_dir, apply)
+
+
+def delete_document_in_backups(data_dir: Path, document_id: str) -> PurgeReport:
+    """Every backup without the case document ``document_id``: its row, its passages and its
+    waiting extraction jobs (the same statements as on the live database).  A backup older
+    than the documents' migration has none."""
+
+    def apply(conn: sqlite3.Connection) -> int:
+        if "documents" not in forget_sql.tables(conn):
+            return 0
+        return len(DocumentsRepository.delete(conn, document_id))
 
     return _each_copy(data_dir, apply)
 

@@ -5,15 +5,13 @@ forget: a scan of every file of the data folder for the document's distinctive t
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from desktop_app.memory import forget_sql
 from desktop_app.memory.backup_files import list_backups
-from desktop_app.memory.backup_purge import PurgeReport, _each_copy
+from desktop_app.memory.backup_purge import delete_document_in_backups
 from desktop_app.memory.documents import DocumentLibrary
 from desktop_app.memory.documents_repository import DocumentsRepository
 from desktop_app.memory.forgetting import ForgetReport
@@ -26,18 +24,6 @@ log = logging.getLogger(__name__)
 ProgressCallback = Callable[[int, int], None]
 #: the proof looks for at most this many terms (each file is read once per term)
 MAX_TERMS = 300
-
-
-def delete_document_rows(conn: sqlite3.Connection, document_id: str) -> int:
-    """The document's rows in a database copy (a backup); 0 when it has none."""
-    if "documents" not in forget_sql.tables(conn):
-        return 0
-    # the same statements as on the live database: passages, the row, waiting jobs
-    return len(DocumentsRepository.delete(conn, document_id))
-
-
-def delete_document_in_backups(data_dir: Path, document_id: str) -> PurgeReport:
-    return _each_copy(data_dir, lambda conn: delete_document_rows(conn, document_id))
 
 
 class DocumentDeletion:

@@ -33,7 +33,7 @@ from desktop_app.memory.documents_repository import DocumentsRepository, NewDocu
 from desktop_app.memory.jobs import EXTRACT, JobQueue
 from desktop_app.memory.passage_index import PassageIndexSync
 from desktop_app.memory.passage_split import Piece, split_pages
-from desktop_app.memory.ranking import FusionParams, fuse
+from desktop_app.memory.ranking import FusionParams, fuse, params_for_query
 from desktop_app.memory.readers import check_cancel, kind_of, read_document
 from desktop_app.memory.scope import index_filter
 from desktop_app.memory.store import Store, to_iso, utcnow
@@ -272,7 +272,8 @@ class DocumentLibrary:
         qvec = self._sync.embed([query])[0]
         vector_hits = index.vector_search(qvec, where, depth)
         text_hits = index.text_search(fts_text(query), where, depth)
-        fused = fuse(vector_hits, text_hits, FusionParams())
+        # the notes' fusion (score fusion, a lower text share for Chinese queries)
+        fused = fuse(vector_hits, text_hits, params_for_query(FusionParams(), query))
         ranked = sorted(fused.items(), key=lambda kv: -kv[1].score)[: k * 2]
         passages = {p.id: p for p in self._repo.by_ids([i for i, _f in ranked])}
         names = self._repo.names([p.document_id for p in passages.values()])

@@ -43,8 +43,6 @@ def _checked_event_date(value: str) -> str | None:
             ),
         )
     return parsed
-
-
 TEXT_FIELDS = frozenset({"content", "context", "tags", "keywords", "event_date"})
 #: the actors whose changes the model made (forget rolls back those derived from a note)
 MODEL_ACTORS = frozenset({"construction", "decision", "evolution"})
@@ -424,9 +422,7 @@ class NoteEditor:
         with self._store.write_lock:
             first, second = self._notes.get(note_id), self._notes.get(other_id)
             if keep not in ("both", note_id, other_id):
-                raise InvalidInputError(
-                    f"keep must be 'both' or one of the two notes, not {keep!r}"
-                )
+                raise InvalidInputError(f"keep must be 'both' or one of the two notes, not {keep!r}")
             with self._store.write() as conn:
                 settled = self._notes.resolve_conflict_links(conn, note_id, other_id)
                 if not settled:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -168,6 +169,8 @@ class MemoryEngine:
         self._evidence = EvidenceOrder(store, self._notes, self._documents_repo.names)
         self._passage_sync: PassageIndexSync | None = None
         self._documents: DocumentLibrary | None = None
+        #: the passages' index opens on first use, from whichever thread asks first
+        self._documents_lock = threading.Lock()
 
     # ==================================================================== life cycle
 
@@ -363,12 +366,17 @@ class MemoryEngine:
         """Bring the index fully up to date now (the background upkeep otherwise does it
         within seconds of a write)."""
         self._index_sync.optimize()
+        if self._passage_sync is not None:
+            self._passage_sync.index.optimize()
 
     def wait_for_index_upkeep(self, timeout: float | None = None, *, flush: bool = True) -> bool:
         """Block until the background index upkeep is idle (tests, benchmarks); False if
         ``timeout`` seconds passed first.  ``flush``: also fold in the last few writes, which
         the upkeep otherwise leaves for its idle round."""
-        return self._index.wait_for_upkeep(timeout, flush=flush)
+        done = self._index.wait_for_upkeep(timeout, flush=flush)
+        if self._passage_sync is not None:  # the passages' table, when documents exist
+            done = self._passage_sync.index.wait_for_upkeep(timeout, flush=flush) and done
+        return done
 
     # ========================================================================== cases
 
@@ -898,6 +906,10 @@ class MemoryEngine:
     def _passages(self) -> PassageIndexSync:
         """The passages' index, opened on first use (a folder without documents never
         opens it)."""
+        with self._documents_lock:
+            return self._passages_locked()
+
+    def _passages_locked(self) -> PassageIndexSync:
         if self._passage_sync is None:
             index = NoteIndex(
                 self.data_dir / INDEX_DIR,
@@ -913,17 +925,20 @@ class MemoryEngine:
 
     @property
     def documents(self) -> DocumentLibrary:
-        if self._documents is None:
-            self._documents = DocumentLibrary(
-                self.data_dir,
-                self._store,
-                self._documents_repo,
-                self._cases,
-                self._passages(),
-                self._jobs,
-                lambda: self.llm is not None,
-            )
-        return self._documents
+        """The case documents (engine internals: callers use the methods below)."""
+        sync = self._passages()
+        with self._documents_lock:
+            if self._documents is None:
+                self._documents = DocumentLibrary(
+                    self.data_dir,
+                    self._store,
+                    self._documents_repo,
+                    self._cases,
+                    sync,
+                    self._jobs,
+                    lambda: self.llm is not None,
+                )
+            return self._documents
 
     def import_document(
         self,

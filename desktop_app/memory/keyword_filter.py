@@ -41,10 +41,8 @@ def is_fragment(token: str, content: str) -> bool:
         return True
     if token[0] in _LEADING_FUNCTION or (len(token) > 1 and token[-1] in _TRAILING_FUNCTION):
         return True
-    if (
-        len(token) == 2
-        and token not in _ADVERB_WORDS
-        and (token[0] in _ADVERB_EDGES[0] or token[-1] in _ADVERB_EDGES[1])
+    if len(token) == 2 and token not in _ADVERB_WORDS and (
+        token[0] in _ADVERB_EDGES[0] or token[-1] in _ADVERB_EDGES[1]
     ):
         return True
     if token[0] in _UNITS:

@@ -43,9 +43,7 @@ _EN_CHANGE = re.compile(
     re.I,
 )
 _EN_NEGATION = re.compile(r"\b(not|no longer|never|denies|denied|refused|no)\b|n't\b", re.I)
-_NUMBER = re.compile(
-    rf"\d[\d,.]*|[{CN_NUMERAL_CHARS}]*[一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟]+"
-)
+_NUMBER = re.compile(rf"\d[\d,.]*|[{CN_NUMERAL_CHARS}]*[一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟]+")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _WORD = re.compile(r"[a-z]+")
 _CLAUSE = re.compile(r"[，,。；;：:！!？?\n]+")

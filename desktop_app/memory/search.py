@@ -179,7 +179,6 @@ class Search:
             head.append((best, note_id, ScoreParts(None, None, None, 0.0, 0.0, best, False)))
         recorded = {i: rows[i]["created_at"] for i in dates}
         return order_current_first(head, dates, partners, recorded) + ranked[3 * k :]
-
     def find(
         self,
         query: str,

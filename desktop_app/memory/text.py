@@ -68,8 +68,6 @@ def content_language(*texts: str) -> str:
     joined = " ".join(texts)
     letters = len(_LETTER.findall(joined))
     return "zh" if not letters or len(_CJK_CHAR.findall(joined)) * 2 >= letters else "en"
-
-
 def _refuse_surrogates(text: str, what: str) -> None:
     # "\ud800" alone is not a character: it cannot be stored as UTF-8 (SQLite would raise
     # UnicodeEncodeError deep inside a write); JSON can carry one escaped

@@ -141,7 +141,6 @@ def run(args: Namespace) -> int:
     window = MainWindow(host)
     if os.environ.get(FIRST_PAINT_ENV):
         _report_first_paint(window, host)
-
     # open the engine only once the window has been painted (its imports hold the GIL for
     # seconds); a timer makes sure it opens even if no paint comes
     def open_engine() -> None:

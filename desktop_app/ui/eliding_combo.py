@@ -24,9 +24,7 @@ class ElidingComboBox(QComboBox):
         """The current text as painted: whole if it fits, else shortened with "…"."""
         opt = QStyleOptionComboBox()
         self.initStyleOption(opt)
-        return self.fontMetrics().elidedText(
-            opt.currentText, Qt.TextElideMode.ElideRight, self._label_width(opt)
-        )
+        return self.fontMetrics().elidedText(opt.currentText, Qt.TextElideMode.ElideRight, self._label_width(opt))
 
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QStylePainter(self)

@@ -121,7 +121,9 @@ class EngineHost(QObject):
         self.error: BaseException | None = None
         self.connectivity = "unknown"
         self._factory = engine_factory or default_engine_factory
-        self._llm_factory = llm_factory or (lambda s: llm_setup.build_llm(s, data_dir=data_dir))
+        self._llm_factory = llm_factory or (
+            lambda s: llm_setup.build_llm(s, data_dir=data_dir)
+        )
         self._queue: list[Callable[[], None]] = []
         self._stats_timer = QTimer(self)
         self._stats_timer.setSingleShot(True)

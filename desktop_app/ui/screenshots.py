@@ -80,23 +80,11 @@ def _demo_conflict_and_typed_links(engine: Any, case_id: str) -> None:
     defect = find("花屏发生在签收后")
     engine.update_note(report.id, source_kind="证据显示", actor="import")
     engine.link_notes(claim.id, report.id, kind="conflict", reason="花屏原因说法相反", label="矛盾")
-    engine.link_notes(
-        report.id,
-        defect.id,
-        kind="evolution",
-        strength=0.9,
-        reason="检测报告证明属质量问题",
-        label="证明",
-    )
+    engine.link_notes(report.id, defect.id, kind="evolution", strength=0.9,
+                      reason="检测报告证明属质量问题", label="证明")
     statute = find("《中华人民共和国消费者权益保护法》第二十四")
-    engine.link_notes(
-        statute.id,
-        defect.id,
-        kind="evolution",
-        strength=0.9,
-        reason="质量问题可依此退货",
-        label="适用",
-    )
+    engine.link_notes(statute.id, defect.id, kind="evolution", strength=0.9,
+                      reason="质量问题可依此退货", label="适用")
 
 
 def _add_demo_conversation(engine: Any, case_id: str, lang: str) -> Any:
@@ -169,15 +157,9 @@ def run_screenshots(out_dir: str) -> int:
                 if look == "light":
                     notes = win.notes
                     # a search that finds nothing says so
-                    notes.search.setText(
-                        "离婚抚养权" if lang == "zh_CN" else "child custody in a divorce"
-                    )
+                    notes.search.setText("离婚抚养权" if lang == "zh_CN" else "child custody in a divorce")
                     notes.apply_filters()
-                    _pump(
-                        app,
-                        3.0,
-                        until=lambda n=notes: not n.model.loading and n.no_match.isVisible(),
-                    )
+                    _pump(app, 3.0, until=lambda n=notes: not n.model.loading and n.no_match.isVisible())
                     shot("notes-search-no-match")
                     notes.search.clear()
                     notes.apply_filters()

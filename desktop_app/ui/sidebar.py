@@ -83,12 +83,7 @@ class Sidebar(QWidget):
         self.act_checkup.triggered.connect(self.maintenanceRequested)
         self.act_show_archived = QAction(self.tr("Show archived cases"), self)
         self.act_show_archived.setCheckable(True)
-        for a in (
-            self.act_new_case,
-            self.act_rename_case,
-            self.act_archive_case,
-            self.act_delete_case,
-        ):
+        for a in (self.act_new_case, self.act_rename_case, self.act_archive_case, self.act_delete_case):
             menu.addAction(a)
         menu.addSeparator()
         menu.addAction(self.act_checkup)

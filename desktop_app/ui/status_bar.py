@@ -88,9 +88,7 @@ class StatusBar(QStatusBar):
                 .replace("%2", str(with_global))
             )
             self.notes_label.setToolTip(
-                self.tr(
-                    "Memories in effect (not expired or replaced): %1 in this case, %2 with the global ones (preferences, reusable knowledge)."
-                )
+                self.tr("Memories in effect (not expired or replaced): %1 in this case, %2 with the global ones (preferences, reusable knowledge).")
                 .replace("%1", str(own))
                 .replace("%2", str(with_global))
             )
@@ -125,9 +123,7 @@ class StatusBar(QStatusBar):
                 self.tr("The model connection cannot work as set up: %1").replace("%1", why)
             )
         elif c in ("none", "offline"):
-            self.conn_icon.setPixmap(
-                icon("offline", t["danger"] if c == "offline" else t["muted"]).pixmap(14, 14)
-            )
+            self.conn_icon.setPixmap(icon("offline", t["danger"] if c == "offline" else t["muted"]).pixmap(14, 14))
             self.conn_icon.setToolTip(
                 self.tr("Offline: the model endpoint is not reachable; memory work is queued")
                 if c == "offline"

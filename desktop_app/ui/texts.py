@@ -10,12 +10,8 @@ from desktop_app.ui import i18n
 # (its __init__ may pull lancedb, which must load only in the background)
 CATEGORIES: tuple[str, ...] = ("事实", "证据", "法条", "诉求", "时间线", "偏好")
 CATEGORY_LABELS_EN = {
-    "事实": "Fact",
-    "证据": "Evidence",
-    "法条": "Statute",
-    "诉求": "Claim",
-    "时间线": "Timeline",
-    "偏好": "Preference",
+    "事实": "Fact", "证据": "Evidence", "法条": "Statute",
+    "诉求": "Claim", "时间线": "Timeline", "偏好": "Preference",
 }
 
 
@@ -33,30 +29,16 @@ def categories() -> list[tuple[str, str]]:
 
 
 # mirrors desktop_app.memory.types (SOURCE_KINDS, LINK_TYPES): the stored values are Chinese
-SOURCE_KINDS: tuple[str, ...] = (
-    "当事人陈述",
-    "对方主张",
-    "证据显示",
-    "法院认定",
-    "律师判断",
-    "偏好",
-)
+SOURCE_KINDS: tuple[str, ...] = ("当事人陈述", "对方主张", "证据显示", "法院认定", "律师判断", "偏好")
 SOURCE_KIND_LABELS_EN = {
-    "当事人陈述": "Client statement",
-    "对方主张": "Opposing party's claim",
-    "证据显示": "Shown by evidence",
-    "法院认定": "Court finding",
-    "律师判断": "Lawyer's assessment",
-    "偏好": "Preference",
+    "当事人陈述": "Client statement", "对方主张": "Opposing party's claim",
+    "证据显示": "Shown by evidence", "法院认定": "Court finding",
+    "律师判断": "Lawyer's assessment", "偏好": "Preference",
 }
 LINK_TYPES: tuple[str, ...] = ("证明", "适用", "矛盾", "补充", "取代", "相关")
 LINK_TYPE_LABELS_EN = {
-    "证明": "proves",
-    "适用": "applies to",
-    "矛盾": "contradicts",
-    "补充": "adds to",
-    "取代": "replaces",
-    "相关": "related",
+    "证明": "proves", "适用": "applies to", "矛盾": "contradicts",
+    "补充": "adds to", "取代": "replaces", "相关": "related",
 }
 
 
@@ -164,45 +146,24 @@ def problem_text(kind: str, fallback: str, specific: bool = False) -> str:
     if specific:
         return in_ui_language(fallback)
     texts = {
-        "not_configured": QCoreApplication.translate(
-            "Texts",
+        "not_configured": QCoreApplication.translate("Texts",
             "No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, "
             "or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.",
         ),
-        "auth": QCoreApplication.translate(
-            "Texts", "The API key was rejected. Check the key in Settings."
-        ),
-        "model_missing": QCoreApplication.translate(
-            "Texts", "The model does not exist on this endpoint. Pick another model in Settings."
-        ),
-        "rate_limited": QCoreApplication.translate(
-            "Texts", "The provider is rate limiting requests. Wait a moment, then retry."
-        ),
-        "unreachable": QCoreApplication.translate(
-            "Texts", "The model endpoint cannot be reached. Check the network or the base URL."
-        ),
-        "proxy": QCoreApplication.translate(
-            "Texts", "The proxy setting cannot be used. Check it in Settings, or choose “No proxy”."
-        ),
-        "connection_lost": QCoreApplication.translate(
-            "Texts",
-            "The connection to the model broke during the answer. What came is kept above; retry to get the whole answer.",
-        ),
-        "truncated": QCoreApplication.translate(
-            "Texts",
-            "The answer reached the model's length limit and was cut off. Retry, or ask for a shorter answer.",
-        ),
-        "context_too_long": QCoreApplication.translate(
-            "Texts",
-            "This conversation is now longer than the model can read at once. Start a new chat; the case's memories come along.",
-        ),
-        "rejected": QCoreApplication.translate(
-            "Texts",
-            "The model endpoint refused this request. Retry, or check the model in Settings.",
-        ),
-        "bad_response": QCoreApplication.translate(
-            "Texts", "The model sent an unusable answer. Try again."
-        ),
+        "auth": QCoreApplication.translate("Texts", "The API key was rejected. Check the key in Settings."),
+        "model_missing": QCoreApplication.translate("Texts", "The model does not exist on this endpoint. Pick another model in Settings."),
+        "rate_limited": QCoreApplication.translate("Texts", "The provider is rate limiting requests. Wait a moment, then retry."),
+        "unreachable": QCoreApplication.translate("Texts", "The model endpoint cannot be reached. Check the network or the base URL."),
+        "proxy": QCoreApplication.translate("Texts", "The proxy setting cannot be used. Check it in Settings, or choose “No proxy”."),
+        "connection_lost": QCoreApplication.translate("Texts",
+            "The connection to the model broke during the answer. What came is kept above; retry to get the whole answer."),
+        "truncated": QCoreApplication.translate("Texts",
+            "The answer reached the model's length limit and was cut off. Retry, or ask for a shorter answer."),
+        "context_too_long": QCoreApplication.translate("Texts",
+            "This conversation is now longer than the model can read at once. Start a new chat; the case's memories come along."),
+        "rejected": QCoreApplication.translate("Texts",
+            "The model endpoint refused this request. Retry, or check the model in Settings."),
+        "bad_response": QCoreApplication.translate("Texts", "The model sent an unusable answer. Try again."),
         "llm": QCoreApplication.translate("Texts", "The model call failed."),
         "storage": QCoreApplication.translate("Texts", "Reading or writing local data failed."),
     }

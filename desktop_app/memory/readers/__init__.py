@@ -107,6 +107,8 @@ def read_document(
         from desktop_app.memory.readers.ocr import read_image
 
         result = read_image(path, progress, cancel)
+    if progress is not None and kind in ("text", "docx"):
+        progress(result.page_count, result.page_count, "read")
     if not any(b.text.strip() for page in result.pages for b in page.blocks):
         reason = "no_text" if kind in ("image", "pdf") else "empty"
         raise DocumentImportError(reason, f"no text found in the {kind} file")

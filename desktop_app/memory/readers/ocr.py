@@ -15,6 +15,8 @@ log = logging.getLogger(__name__)
 
 #: a recognised line below this confidence is noise (a logo, a smudge), not text
 MIN_SCORE = 0.5
+#: ... and so is a "line" of fewer word characters (a round logo reads as "O")
+MIN_WORD_CHARS = 2
 #: an image is scaled down to this many pixels on its longer side before the OCR
 MAX_SIDE = 2400
 
@@ -88,7 +90,7 @@ def ocr_image(image) -> list[Block]:
         return []
     blocks = []
     for points, text, score in zip(result.boxes, result.txts, result.scores, strict=True):
-        if score < MIN_SCORE or not text.strip():
+        if score < MIN_SCORE or sum(ch.isalnum() for ch in text) < MIN_WORD_CHARS:
             continue
         xs = [float(p[0]) / scale for p in points]
         ys = [float(p[1]) / scale for p in points]

@@ -242,8 +242,7 @@ class ChatView(QWidget):
             self._banner(self.tr("Loading the memory library…"), [])
         elif self.host.state == "failed":
             self._banner(
-                getattr(self.host.error, "user_message", None)
-                or self.tr("The memory library could not be opened."),
+                getattr(self.host.error, "user_message", None) or self.tr("The memory library could not be opened."),
                 [],
             )
         elif ready and self.case_id is None:
@@ -252,10 +251,7 @@ class ChatView(QWidget):
                     "No case yet. Create one, or load the demo case (Zhang San's sales-contract dispute with an "
                     "online shop over a faulty laptop) to look around."
                 ),
-                [
-                    (self.tr("Load demo case"), self.demoRequested),
-                    (self.tr("New case"), self.newCaseRequested),
-                ],
+                [(self.tr("Load demo case"), self.demoRequested), (self.tr("New case"), self.newCaseRequested)],
             )
         elif self.host.llm is None and self.host.llm_error is not None:
             # the setup cannot work (a proxy setting…): say what, not "not configured"
@@ -275,13 +271,8 @@ class ChatView(QWidget):
         elif self._connection_warnings():
             # e.g. the key would travel over plain http to a host that is not local
             self._banner(
-                "\n".join(
-                    texts.in_ui_language(w.user_message) for w in self._connection_warnings()
-                ),
-                [
-                    (self.tr("Open Settings"), self.settingsRequested),
-                    (self.tr("Got it"), self._dismiss_warnings),
-                ],
+                "\n".join(texts.in_ui_language(w.user_message) for w in self._connection_warnings()),
+                [(self.tr("Open Settings"), self.settingsRequested), (self.tr("Got it"), self._dismiss_warnings)],
             )
         else:
             self.banner.hide()
@@ -289,9 +280,7 @@ class ChatView(QWidget):
             self.empty.hide()
         else:
             self.empty.setText(
-                self.tr(
-                    "Ask anything about this case.\nLexMem recalls the case's memories for every reply and learns from the conversation."
-                )
+                self.tr("Ask anything about this case.\nLexMem recalls the case's memories for every reply and learns from the conversation.")
                 if self.case_id
                 else ""
             )
@@ -342,9 +331,7 @@ class ChatView(QWidget):
         self.memory_toggle.setIcon(icon("memory" if on else "shield"))
         self.memory_toggle.setText(self.tr("Memory on") if on else self.tr("Memory off"))
         self.memory_toggle.setToolTip(
-            self.tr(
-                "Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk."
-            )
+            self.tr("Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.")
             if on
             else self.tr("Memory is off: nothing is recalled or learned in this conversation.")
         )
@@ -638,3 +625,4 @@ class ChatView(QWidget):
         popup.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         popup.open()
         self._last_popup = popup
+

@@ -50,11 +50,11 @@ class GraphModel:
         # edges whose ends are both known; others (e.g. a link to another case) are dropped
         kind_of = {k: i for i, k in enumerate(LINK_KINDS)}
         kept = [
-            e for e in graph.edges if e.src in self.index and e.dst in self.index and e.src != e.dst
+            e
+            for e in graph.edges
+            if e.src in self.index and e.dst in self.index and e.src != e.dst
         ]
-        rows = [
-            (self.index[e.src], self.index[e.dst], kind_of.get(e.kind, 0), e.strength) for e in kept
-        ]
+        rows = [(self.index[e.src], self.index[e.dst], kind_of.get(e.kind, 0), e.strength) for e in kept]
         #: the relation shown on each edge (证明 / 适用 / 矛盾 / 补充 / 取代 / 相关)
         self.edge_label: list[str] = [e.label for e in kept]
         arr = np.array(rows, np.float64).reshape(-1, 4)

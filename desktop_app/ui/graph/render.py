@@ -184,9 +184,7 @@ class Renderer:
             tw = self._fm.horizontalAdvance(text)
             if float(np.hypot(*(scr[a] - scr[b]))) < tw + rad[a] + rad[b] + 12:
                 continue  # too short: the label would sit on the notes' own labels
-            box = QRectF(
-                x - tw / 2 - 4, y - self._fm.height() / 2 - 1, tw + 8, self._fm.height() + 2
-            )
+            box = QRectF(x - tw / 2 - 4, y - self._fm.height() / 2 - 1, tw + 8, self._fm.height() + 2)
             colour = style.CONFLICT_COLOUR if label == "矛盾" else self.look.label
             p.setPen(QPen(colour, 1.0))
             p.setBrush(QBrush(self.look.background))

@@ -34,13 +34,10 @@ def _facts(node: GraphNode) -> list[str]:
     if node.source_kind:
         en = SOURCE_KIND_LABELS_EN.get(node.source_kind, "")
         bits.append(f"{escape(node.source_kind)} <span style='color:#888'>{escape(en)}</span>")
-    bits.append(
-        f"<span style='color:#888'>{escape(_ORIGIN_TEXT.get(node.origin, node.origin))}</span>"
-    )
+    bits.append(f"<span style='color:#888'>{escape(_ORIGIN_TEXT.get(node.origin, node.origin))}</span>")
     if node.conflicted:
         bits.append(f"<b style='color:{CONFLICT_COLOUR.name()}'>⚠ 有冲突 open conflict</b>")
     return bits
-
 
 _STATUS_TEXT = {
     "active": "有效 active",

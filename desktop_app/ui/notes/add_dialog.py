@@ -29,9 +29,7 @@ class AddNoteDialog(QDialog):
         lay = QVBoxLayout(self)
         self.content = QPlainTextEdit()
         self.content.setPlaceholderText(
-            self.tr(
-                "One fact, understandable on its own, e.g. “The hearing is on 15 July 2024 at 9:30.”"
-            )
+            self.tr("One fact, understandable on its own, e.g. “The hearing is on 15 July 2024 at 9:30.”")
         )
         lay.addWidget(self.content, 1)
         form = QFormLayout()
@@ -43,10 +41,8 @@ class AddNoteDialog(QDialog):
         self.event_date = QLineEdit()
         self.event_date.setPlaceholderText(self.tr("e.g. 2024-07-15 (when it happened)"))
         self.event_date.setToolTip(
-            self.tr(
-                "When the fact happened or takes effect, not when it was recorded; "
-                "2024-07-15, 2024-07 or 2024年7月15日"
-            )
+            self.tr("When the fact happened or takes effect, not when it was recorded; "
+                    "2024-07-15, 2024-07 or 2024年7月15日")
         )
         self._date_typed = False  # the lawyer typed a date: the text no longer proposes one
         self.event_date.textEdited.connect(self._date_edited)
@@ -68,9 +64,7 @@ class AddNoteDialog(QDialog):
         self.pinned = QCheckBox(self.tr("Always recall for this case"))
         form.addRow(self.tr("Pinned"), self.pinned)
         lay.addLayout(form)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText(self.tr("Add"))
         self.ok_button.setProperty("role", "primary")

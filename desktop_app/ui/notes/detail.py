@@ -94,10 +94,8 @@ class NoteDetail(QFrame):
         self.event_date = QLineEdit()
         self.event_date.setPlaceholderText(self.tr("e.g. 2024-07-15 (when it happened)"))
         self.event_date.setToolTip(
-            self.tr(
-                "When the fact happened or takes effect, not when it was recorded; "
-                "2024-07-15, 2024-07 or 2024年7月15日"
-            )
+            self.tr("When the fact happened or takes effect, not when it was recorded; "
+                    "2024-07-15, 2024-07 or 2024年7月15日")
         )
         form.addRow(self.tr("Event date"), self.event_date)
         self.source_kind = QComboBox()
@@ -128,9 +126,7 @@ class NoteDetail(QFrame):
         self.save_button.setProperty("role", "primary")
         self.save_button.clicked.connect(self._save)
         self.undo_button = QPushButton(icon("undo"), self.tr("Undo last change"))
-        self.undo_button.clicked.connect(
-            lambda: self.note and self.undoRequested.emit(self.note.id)
-        )
+        self.undo_button.clicked.connect(lambda: self.note and self.undoRequested.emit(self.note.id))
         row.addWidget(self.save_button)
         row.addWidget(self.undo_button)
         row.addStretch(1)
@@ -159,13 +155,9 @@ class NoteDetail(QFrame):
         # window size (a horizontal scroll bar appeared)
         resolve = QGridLayout()
         self.keep_this_button = QPushButton(self.tr("Keep this one"))
-        self.keep_this_button.setToolTip(
-            self.tr("This memory is right: the other is expired (kept in history)")
-        )
+        self.keep_this_button.setToolTip(self.tr("This memory is right: the other is expired (kept in history)"))
         self.keep_other_button = QPushButton(self.tr("Keep the other"))
-        self.keep_other_button.setToolTip(
-            self.tr("The other memory is right: this one is expired (kept in history)")
-        )
+        self.keep_other_button.setToolTip(self.tr("The other memory is right: this one is expired (kept in history)"))
         self.keep_both_button = QPushButton(self.tr("Keep both"))
         self.keep_both_button.setToolTip(self.tr("Both stay: the conflict is marked as settled"))
         for button, keep, row, column, span in (
@@ -195,11 +187,7 @@ class NoteDetail(QFrame):
         self.unlink_button.clicked.connect(self._unlink)
         self.unlink_button.setEnabled(False)
         self.link_type = QComboBox()
-        self.link_type.setToolTip(
-            self.tr(
-                "What the link means: proves, applies to, contradicts, adds to, replaces, related"
-            )
-        )
+        self.link_type.setToolTip(self.tr("What the link means: proves, applies to, contradicts, adds to, replaces, related"))
         for value, label in texts.link_types():
             self.link_type.addItem(label, value)
         self.link_type.setEnabled(False)
@@ -225,12 +213,8 @@ class NoteDetail(QFrame):
         self.expire_button.clicked.connect(self._expire_or_restore)
         self.delete_button = QPushButton(icon("trash", "danger"), self.tr("Delete"))
         self.delete_button.setProperty("role", "danger")
-        self.delete_button.setToolTip(
-            self.tr("Delete for good: the text is erased from every file")
-        )
-        self.delete_button.clicked.connect(
-            lambda: self.note and self.deleteRequested.emit(self.note.id)
-        )
+        self.delete_button.setToolTip(self.tr("Delete for good: the text is erased from every file"))
+        self.delete_button.clicked.connect(lambda: self.note and self.deleteRequested.emit(self.note.id))
         actions.addWidget(self.expire_button)
         actions.addStretch(1)
         actions.addWidget(self.delete_button)
@@ -257,19 +241,8 @@ class NoteDetail(QFrame):
         self.note = note
         self._show_document(document if note is not None else None)
         enabled = note is not None
-        for w in (
-            self.content,
-            self.category,
-            self.tags,
-            self.pinned,
-            self.save_button,
-            self.undo_button,
-            self.expire_button,
-            self.delete_button,
-            self.links,
-            self.event_date,
-            self.source_kind,
-        ):
+        for w in (self.content, self.category, self.tags, self.pinned, self.save_button, self.undo_button,
+                  self.expire_button, self.delete_button, self.links, self.event_date, self.source_kind):
             w.setEnabled(enabled)
         if note is None:
             self.heading.setText(self.tr("No memory selected"))
@@ -286,21 +259,17 @@ class NoteDetail(QFrame):
             self.conflict_box.hide()
             return
         self.heading.setText(texts.category_label(note.category) or self.tr("Memory"))
-        self.heading.setStyleSheet(
-            f"color: {CATEGORY_COLORS.get(note.category, tokens()['text'])};"
-        )
+        self.heading.setStyleSheet(f"color: {CATEGORY_COLORS.get(note.category, tokens()['text'])};")
         scope = self.tr("Global") if note.case_id is None else self.tr("This case")
         self.meta.setText(
             " · ".join(
-                p
-                for p in (
+                p for p in (
                     texts.status_label(note.status),
                     scope,
                     texts.origin_label(getattr(note, "origin", "manual")),
                     self.tr("recorded %1").replace("%1", _fmt_date(note.created_at)),
                     self.tr("recalled %n times", "", note.retrieval_count),
-                )
-                if p
+                ) if p
             )
         )
         self.content.setPlainText(note.content)
@@ -308,13 +277,9 @@ class NoteDetail(QFrame):
         self.category.setCurrentIndex(max(i, 0))
         self.tags.setText(", ".join(note.tags))
         self.event_date.setText(getattr(note, "event_date", None) or "")
-        self.source_kind.setCurrentIndex(
-            max(self.source_kind.findData(getattr(note, "source_kind", None) or ""), 0)
-        )
+        self.source_kind.setCurrentIndex(max(self.source_kind.findData(getattr(note, "source_kind", None) or ""), 0))
         self.pinned.setChecked(bool(note.pinned))
-        self.expire_button.setText(
-            self.tr("Restore") if note.status != "active" else self.tr("Expire")
-        )
+        self.expire_button.setText(self.tr("Restore") if note.status != "active" else self.tr("Expire"))
         kw = ", ".join(note.keywords) or "—"
         # translated outside the f-string: lupdate does not look inside f-string expressions
         kw_label = html.escape(self.tr("Keywords"))
@@ -354,12 +319,9 @@ class NoteDetail(QFrame):
         """The notes this one contradicts (an open conflict), with what each one's source is."""
         self.conflict_list.clear()
         open_ = [
-            link
-            for link in links
-            if link.kind == "conflict"
-            and getattr(link, "resolved_at", None) is None
-            and self.note is not None
-            and self.note.status == "active"
+            link for link in links
+            if link.kind == "conflict" and getattr(link, "resolved_at", None) is None
+            and self.note is not None and self.note.status == "active"
             and getattr(self._others.get(link.dst), "status", "") == "active"
         ]
         for link in open_:
@@ -370,9 +332,7 @@ class NoteDetail(QFrame):
             item.setToolTip(link.reason or other.content)
             self.conflict_list.addItem(item)
         if open_:
-            mine = texts.source_kind_label(self.note.source_kind) or texts.origin_label(
-                self.note.origin
-            )
+            mine = texts.source_kind_label(self.note.source_kind) or texts.origin_label(self.note.origin)
             self.conflict_title.setText(
                 self.tr("Open conflict: this memory (%1) contradicts:").replace("%1", mine)
             )
@@ -384,10 +344,10 @@ class NoteDetail(QFrame):
     def _fit_conflict_list(self) -> None:
         """As tall as its rows (at most 90 px): an empty band under one conflict pushed
         the choices below the fold."""
-        rows = sum(self.conflict_list.sizeHintForRow(i) for i in range(self.conflict_list.count()))
-        frame = (
-            2 * self.conflict_list.frameWidth() + 12
-        )  # the hint runs a few px short of a wrapped row
+        rows = sum(
+            self.conflict_list.sizeHintForRow(i) for i in range(self.conflict_list.count())
+        )
+        frame = 2 * self.conflict_list.frameWidth() + 12  # the hint runs a few px short of a wrapped row
         self.conflict_list.setFixedHeight(max(36, min(90, rows + frame)))
 
     def set_history(self, entries: list[Any]) -> None:
@@ -399,11 +359,7 @@ class NoteDetail(QFrame):
                 f"<p style='margin:4px 0'><span style='color:{t['muted']}'>{html.escape(_fmt_date(h.created_at))} · "
                 f"{html.escape(_actor_label(self, h.actor))}</span> <b>{html.escape(h.action)}</b>"
                 + (f"<br>{html.escape(h.reason)}" if h.reason else "")
-                + (
-                    f"<br><span style='color:{t['muted']}'>{html.escape(change)}</span>"
-                    if change
-                    else ""
-                )
+                + (f"<br><span style='color:{t['muted']}'>{html.escape(change)}</span>" if change else "")
                 + "</p>"
             )
         self.history.setHtml("".join(rows) or f"<p style='color:{t['muted']}'>—</p>")
@@ -521,10 +477,8 @@ def _describe_change(before: dict | None, after: dict | None) -> str:
             continue
         a, b = before.get(key), after.get(key)
         if a != b:
-
             def short(v: Any) -> str:
                 s = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
                 return s if len(s) <= 60 else s[:59] + "…"
-
             parts.append(f"{key}: {short(a)} → {short(b)}")
     return "; ".join(parts[:4])

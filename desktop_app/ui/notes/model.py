@@ -87,22 +87,16 @@ class NotesTableModel(QAbstractTableModel):
             return
         self._set_loading(True)
         order_by, desc = self._order_by, self._descending
-
         def conflicted(e: Any) -> frozenset[str]:
             return frozenset(
                 n.id for n in e.list_notes(q.case_id, q.include_global, "active", conflicted=True)
             )
 
         if q.text.strip():
-
             def run(e: Any) -> tuple[list[Any], int, frozenset[str]]:
                 hits = e.find_notes(
-                    q.text,
-                    q.case_id,
-                    include_global=q.include_global,
-                    status=q.status,
-                    category=q.category,
-                    limit=PAGE_SIZE,
+                    q.text, q.case_id, include_global=q.include_global,
+                    status=q.status, category=q.category, limit=PAGE_SIZE,
                 )
                 notes = [h.note for h in hits]
                 marked = conflicted(e)
@@ -110,30 +104,16 @@ class NotesTableModel(QAbstractTableModel):
                     notes = [n for n in notes if n.id in marked]
                 return notes, len(notes), marked
         else:
-
             def run(e: Any) -> tuple[list[Any], int, frozenset[str]]:
-                total = e.count_notes(
-                    q.case_id, q.include_global, q.status, q.category, q.conflicted
-                )
+                total = e.count_notes(q.case_id, q.include_global, q.status, q.category, q.conflicted)
                 notes = e.list_notes(
-                    q.case_id,
-                    q.include_global,
-                    q.status,
-                    q.category,
-                    limit=PAGE_SIZE,
-                    offset=0,
-                    order_by=order_by,
-                    descending=desc,
+                    q.case_id, q.include_global, q.status, q.category,
+                    limit=PAGE_SIZE, offset=0, order_by=order_by, descending=desc,
                     conflicted=q.conflicted,
                 )
                 return notes, total, conflicted(e)
 
-        self.host.call(
-            run,
-            lambda r: self._first_page(gen, r),
-            lambda exc: self._failed(gen, exc),
-            name="notes-page",
-        )
+        self.host.call(run, lambda r: self._first_page(gen, r), lambda exc: self._failed(gen, exc), name="notes-page")
 
     def _first_page(self, gen: int, result: tuple[list[Any], int, frozenset[str]]) -> None:
         if gen != self._generation:
@@ -163,14 +143,8 @@ class NotesTableModel(QAbstractTableModel):
         self._set_loading(True)
         self.host.call(
             lambda e: e.list_notes(
-                q.case_id,
-                q.include_global,
-                q.status,
-                q.category,
-                limit=PAGE_SIZE,
-                offset=offset,
-                order_by=order_by,
-                descending=desc,
+                q.case_id, q.include_global, q.status, q.category,
+                limit=PAGE_SIZE, offset=offset, order_by=order_by, descending=desc,
                 conflicted=q.conflicted,
             ),
             lambda notes: self._more(gen, notes),
@@ -235,17 +209,13 @@ class NotesTableModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt default)
         return 0 if parent.isValid() else 8
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return {
                 COL_PIN: "",
-                COL_CONTENT: self.tr("Content · most relevant first")
-                if self.by_relevance
-                else self.tr("Content"),
+                COL_CONTENT: self.tr("Content · most relevant first") if self.by_relevance else self.tr("Content"),
                 COL_CATEGORY: self.tr("Category"),
                 COL_STATUS: self.tr("Status"),
                 COL_CREATED: self.tr("Recorded"),
@@ -283,17 +253,13 @@ class NotesTableModel(QAbstractTableModel):
             if col == COL_EVENT:
                 return texts.event_date_text(getattr(note, "event_date", None))
             if col == COL_SOURCE:
-                return texts.source_kind_label(
-                    getattr(note, "source_kind", None)
-                ) or texts.origin_label(getattr(note, "origin", "manual"))
+                return texts.source_kind_label(getattr(note, "source_kind", None)) or texts.origin_label(
+                    getattr(note, "origin", "manual")
+                )
             return None
         if role == Qt.ItemDataRole.DecorationRole and col == COL_PIN and note.pinned:
             return icon("pin", "accent")
-        if (
-            role == Qt.ItemDataRole.DecorationRole
-            and col == COL_CONTENT
-            and note.id in self.conflicted_ids
-        ):
+        if role == Qt.ItemDataRole.DecorationRole and col == COL_CONTENT and note.id in self.conflicted_ids:
             return icon("alert", "danger")
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_SOURCE:
             return texts.origin_label(getattr(note, "origin", "manual"))
@@ -313,11 +279,7 @@ class NotesTableModel(QAbstractTableModel):
                 return f
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_CONTENT:
             if note.id in self.conflicted_ids:
-                return (
-                    self.tr("Open conflict: contradicts a memory from another source")
-                    + "\n"
-                    + note.content
-                )
+                return self.tr("Open conflict: contradicts a memory from another source") + "\n" + note.content
             return note.content
         if role == Qt.ItemDataRole.AccessibleTextRole and col == COL_PIN:
             return self.tr("Pinned") if note.pinned else ""
@@ -342,11 +304,7 @@ class NotesTableModel(QAbstractTableModel):
             self._notes.sort(key=key, reverse=desc)
             self.by_relevance = False
             if column in _SORT_FIELDS:  # the list keeps this order once the search is cleared
-                self._order_by, self._descending, self._sort_column = (
-                    _SORT_FIELDS[column],
-                    desc,
-                    column,
-                )
+                self._order_by, self._descending, self._sort_column = _SORT_FIELDS[column], desc, column
             self.layoutChanged.emit()
             self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_CONTENT, COL_CONTENT)
             return

@@ -25,9 +25,7 @@ def event_time(note: Any) -> date:
     value = getattr(note, "event_date", None)
     if value:
         try:
-            return date.fromisoformat(
-                {1: f"{value}-01-01", 2: f"{value}-01"}.get(value.count("-") + 1, value)
-            )
+            return date.fromisoformat({1: f"{value}-01-01", 2: f"{value}-01"}.get(value.count("-") + 1, value))
         except ValueError:
             pass
     when = note.created_at
@@ -98,16 +96,10 @@ class TimelineView(QTextBrowser):
                 f"<td width='18' style='padding:6px 6px;color:{color};font-size:16px'>●</td>"
                 f"<td style='padding:6px 0;border-left:2px solid {t['border']};padding-left:10px'>"
                 f"<span style='color:{color};font-weight:600;font-size:12px'>{html.escape(texts.category_label(n.category))}</span>"
-                + (
-                    f" <span style='color:{t['muted']};font-size:12px'>· {html.escape(texts.source_kind_label(n.source_kind))}</span>"
-                    if getattr(n, "source_kind", None)
-                    else ""
-                )
-                + (
-                    f" <span title='{conflict_tip}' style='color:{t['danger']};font-weight:700'>⚠</span>"
-                    if n.id in self._conflicted
-                    else ""
-                )
+                + (f" <span style='color:{t['muted']};font-size:12px'>· {html.escape(texts.source_kind_label(n.source_kind))}</span>"
+                   if getattr(n, "source_kind", None) else "")
+                + (f" <span title='{conflict_tip}' style='color:{t['danger']};font-weight:700'>⚠</span>"
+                   if n.id in self._conflicted else "")
                 + "<br>"
                 f"<a href='note:{n.id}' style='color:{text_color};text-decoration:{deco};font-weight:{weight}'>"
                 f"{html.escape(n.content)}</a></td></tr>"

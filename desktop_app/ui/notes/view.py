@@ -78,9 +78,7 @@ class NotesView(QWidget):
         self.search.setClearButtonEnabled(True)
         self.search.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
         # room for the whole placeholder beside the search icon and the clear button
-        placeholder_width = self.search.fontMetrics().horizontalAdvance(
-            self.search.placeholderText()
-        )
+        placeholder_width = self.search.fontMetrics().horizontalAdvance(self.search.placeholderText())
         self.search.setMinimumWidth(max(220, placeholder_width + 72))
         bar.addWidget(self.search, 2)
         self.category = QComboBox()
@@ -98,9 +96,7 @@ class NotesView(QWidget):
             self.status.addItem(label, value)
         bar.addWidget(self.status)
         self.include_global = QCheckBox(self.tr("Global too"))
-        self.include_global.setToolTip(
-            self.tr("Also show global memories (preferences, reusable knowledge)")
-        )
+        self.include_global.setToolTip(self.tr("Also show global memories (preferences, reusable knowledge)"))
         bar.addWidget(self.include_global)
         # open conflicts: two memories from different sources that say opposite things;
         # the badge counts them, the toggle shows only them
@@ -108,9 +104,7 @@ class NotesView(QWidget):
         self.conflicts.setCheckable(True)
         self.conflicts.setIcon(icon("alert"))
         self.conflicts.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.conflicts.setToolTip(
-            self.tr("Show only the memories in an open conflict (to settle by hand)")
-        )
+        self.conflicts.setToolTip(self.tr("Show only the memories in an open conflict (to settle by hand)"))
         self.conflict_count = 0
         self._show_conflict_count(0)
         bar.addWidget(self.conflicts)
@@ -188,12 +182,8 @@ class NotesView(QWidget):
         header.resizeSection(COL_PIN, 30)
         header.setSectionResizeMode(COL_CONTENT, QHeaderView.ResizeMode.Stretch)
         for col, width in (
-            (COL_CATEGORY, 76),
-            (COL_STATUS, 76),
-            (COL_CREATED, 96),
-            (COL_UPDATED, 96),
-            (COL_EVENT, 96),
-            (COL_SOURCE, 96),
+            (COL_CATEGORY, 76), (COL_STATUS, 76), (COL_CREATED, 96), (COL_UPDATED, 96),
+            (COL_EVENT, 96), (COL_SOURCE, 96),
         ):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
@@ -259,13 +249,9 @@ class NotesView(QWidget):
         self.model.failed.connect(lambda exc: self._error(exc))
 
         self.detail.saveRequested.connect(self._save)
-        self.detail.undoRequested.connect(
-            lambda nid: self._edit(nid, lambda e: e.undo_last_change(nid))
-        )
+        self.detail.undoRequested.connect(lambda nid: self._edit(nid, lambda e: e.undo_last_change(nid)))
         self.detail.expireRequested.connect(self.expire_note)
-        self.detail.restoreRequested.connect(
-            lambda nid: self._edit(nid, lambda e: e.restore_note(nid))
-        )
+        self.detail.restoreRequested.connect(lambda nid: self._edit(nid, lambda e: e.restore_note(nid)))
         self.detail.deleteRequested.connect(self.delete_note)
         self.detail.unlinkRequested.connect(self._unlink)
         self.detail.openNoteRequested.connect(self.select_note)
@@ -319,9 +305,7 @@ class NotesView(QWidget):
         self.conflicts.setText(self.tr("Conflicts %1").replace("%1", str(count)))
         danger = tokens()["danger"]
         self.conflicts.setIcon(icon("alert", danger if count else None))
-        self.conflicts.setStyleSheet(
-            f"QToolButton {{ color: {danger}; font-weight: 600; }}" if count else ""
-        )
+        self.conflicts.setStyleSheet(f"QToolButton {{ color: {danger}; font-weight: 600; }}" if count else "")
 
     def focus_search(self) -> None:
         self.search.setFocus()
@@ -339,30 +323,17 @@ class NotesView(QWidget):
             return
         if q.text:
             # a text filter: show the ranked hits in chronological order
-            self.timeline.set_notes(
-                self.model.notes(), self._selected_id, self.model.conflicted_ids
-            )
+            self.timeline.set_notes(self.model.notes(), self._selected_id, self.model.conflicted_ids)
             return
-
         def fetch(e: Any) -> tuple[list[Any], frozenset[str]]:
-            notes = e.list_notes(
-                q.case_id,
-                q.include_global,
-                q.status,
-                q.category,
-                order_by="event_date",
-                conflicted=q.conflicted,
-            )
+            notes = e.list_notes(q.case_id, q.include_global, q.status, q.category, order_by="event_date",
+                                 conflicted=q.conflicted)
             marked = e.list_notes(q.case_id, q.include_global, "active", conflicted=True)
             return notes, frozenset(n.id for n in marked)
 
         self.host.call(
             fetch,
-            lambda r: (
-                self.timeline.set_notes(r[0], self._selected_id, r[1])
-                if q == self.current_query()
-                else None
-            ),
+            lambda r: self.timeline.set_notes(r[0], self._selected_id, r[1]) if q == self.current_query() else None,
             self._error,
             name="timeline",
         )
@@ -379,9 +350,7 @@ class NotesView(QWidget):
                 self._selected_id = None
                 self.detail.show_note(None)
         if self.mode_group.checkedId() == 1 and self.search.text().strip():
-            self.timeline.set_notes(
-                self.model.notes(), self._selected_id, self.model.conflicted_ids
-            )
+            self.timeline.set_notes(self.model.notes(), self._selected_id, self.model.conflicted_ids)
         self._update_actions()
 
     def _show_sort_indicator(self) -> None:
@@ -393,9 +362,7 @@ class NotesView(QWidget):
         query = self.model.query.text.strip()
         no_match = bool(query) and shown == 0 and not self.model.loading
         self.no_match.setText(
-            self.tr(
-                "No match: no memory is about “%1”. Try other words, or clear the search."
-            ).replace("%1", query)
+            self.tr("No match: no memory is about “%1”. Try other words, or clear the search.").replace("%1", query)
             if no_match
             else ""
         )
@@ -405,16 +372,10 @@ class NotesView(QWidget):
             self.count_label.setText(self.tr("Searching…"))
         elif query:
             self.count_label.setText(
-                self.tr("No match")
-                if no_match
-                else self.tr("%n matching memories, most relevant first", "", shown)
+                self.tr("No match") if no_match else self.tr("%n matching memories, most relevant first", "", shown)
             )
         elif shown < total:
-            self.count_label.setText(
-                self.tr("%1 of %2 memories (scroll for more)")
-                .replace("%1", str(shown))
-                .replace("%2", str(total))
-            )
+            self.count_label.setText(self.tr("%1 of %2 memories (scroll for more)").replace("%1", str(shown)).replace("%2", str(total)))
         elif self.model.query.include_global:
             self.count_label.setText(self.tr("%n memories of this case and global", "", total))
         else:
@@ -424,9 +385,7 @@ class NotesView(QWidget):
     def _select_row(self, row: int) -> None:
         index = self.model.index(row, COL_CONTENT)
         self.table.selectionModel().setCurrentIndex(
-            index,
-            QItemSelectionModel.SelectionFlag.ClearAndSelect
-            | QItemSelectionModel.SelectionFlag.Rows,
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
         )
         self.table.scrollTo(index)
 
@@ -453,11 +412,7 @@ class NotesView(QWidget):
         self._update_actions()
         if not notes:
             return
-        note = (
-            notes[0]
-            if len(notes) == 1
-            else self.model.note_at(self.table.currentIndex().row()) or notes[0]
-        )
+        note = notes[0] if len(notes) == 1 else self.model.note_at(self.table.currentIndex().row()) or notes[0]
         if note.id != self._selected_id or self.detail.note is None:
             self._selected_id = note.id
             self._load_detail(note.id)
@@ -494,10 +449,7 @@ class NotesView(QWidget):
 
     # -- editing ---------------------------------------------------------------------------
     def _save(self, note_id: str, changes: dict[str, Any]) -> None:
-        self._edit(
-            note_id,
-            lambda e: e.update_note(note_id, actor="user", reason="edited by hand", **changes),
-        )
+        self._edit(note_id, lambda e: e.update_note(note_id, actor="user", reason="edited by hand", **changes))
 
     def _edit(self, note_id: str, fn: Any) -> None:
         self.host.call(fn, self._note_left_or_changed, self._error, origin=self, name="edit-note")
@@ -514,11 +466,7 @@ class NotesView(QWidget):
             )
 
         self.host.call(
-            lambda e: e.expire_note(note_id, reason="expired by hand"),
-            done,
-            self._error,
-            origin=self,
-            name="expire-note",
+            lambda e: e.expire_note(note_id, reason="expired by hand"), done, self._error, origin=self, name="expire-note"
         )
 
     def _restore_expired(self, note_id: str) -> None:
@@ -527,9 +475,7 @@ class NotesView(QWidget):
             self.statusMessage.emit(self.tr("Restored."))
             self.apply_filters()
 
-        self.host.call(
-            lambda e: e.restore_note(note_id), done, self._error, origin=self, name="restore-note"
-        )
+        self.host.call(lambda e: e.restore_note(note_id), done, self._error, origin=self, name="restore-note")
 
     def _note_left_or_changed(self, note: Any) -> None:
         wanted = self.status.currentData()
@@ -558,28 +504,12 @@ class NotesView(QWidget):
             return
         v = dlg.values()
         case_id = None if v["global"] else self.case_id
-        self.add_note_values(
-            v["content"],
-            case_id,
-            v["category"],
-            v["tags"],
-            v["pinned"],
-            event_date=v.get("event_date"),
-            source_kind=v.get("source_kind"),
-        )
+        self.add_note_values(v["content"], case_id, v["category"], v["tags"], v["pinned"],
+                             event_date=v.get("event_date"), source_kind=v.get("source_kind"))
 
-    def add_note_values(
-        self,
-        content: str,
-        case_id: str | None,
-        category: str | None = None,
-        tags: list[str] | None = None,
-        pinned: bool = False,
-        created_at: Any = None,
-        *,
-        event_date: str | None = None,
-        source_kind: str | None = None,
-    ) -> None:
+    def add_note_values(self, content: str, case_id: str | None, category: str | None = None,
+                        tags: list[str] | None = None, pinned: bool = False, created_at: Any = None, *,
+                        event_date: str | None = None, source_kind: str | None = None) -> None:
         def done(result: Any) -> None:
             self._pending_select = result.note.id
             self.statusMessage.emit(texts.add_result_message(result.action))
@@ -587,15 +517,8 @@ class NotesView(QWidget):
 
         self.host.call(
             lambda e: e.add_note(
-                content,
-                case_id=case_id,
-                category=category,
-                source="manual",
-                pinned=pinned,
-                tags=tags,
-                created_at=created_at,
-                event_date=event_date,
-                source_kind=source_kind,
+                content, case_id=case_id, category=category, source="manual", pinned=pinned, tags=tags,
+                created_at=created_at, event_date=event_date, source_kind=source_kind,
             ),
             done,
             self._error,
@@ -605,17 +528,11 @@ class NotesView(QWidget):
 
     def delete_note(self, note_id: str) -> None:
         note = self.detail.note if self.detail.note and self.detail.note.id == note_id else None
-        preview = (
-            (note.content[:60] + "…")
-            if note and len(note.content) > 60
-            else (note.content if note else "")
-        )
+        preview = (note.content[:60] + "…") if note and len(note.content) > 60 else (note.content if note else "")
         if not dialogs.confirm(
             self,
             self.tr("Delete memory"),
-            self.tr(
-                "Delete this memory for good? Its text, history and links are erased and cannot be restored.\n\n%1"
-            ).replace("%1", preview),
+            self.tr("Delete this memory for good? Its text, history and links are erased and cannot be restored.\n\n%1").replace("%1", preview),
             danger=True,
         ):
             return
@@ -633,17 +550,13 @@ class NotesView(QWidget):
                     lambda: self._add_back(note),
                 )
             if report is not None and report.still_holding and note is not None:
-                self._offer_backup_purge(
-                    note.content, report.still_holding, bool(report.live_places)
-                )
+                self._offer_backup_purge(note.content, report.still_holding, bool(report.live_places))
             elif report is not None and report.live_places:
                 self.statusMessage.emit(self._still_in_case_text())
 
         # true delete: the live data, what the model derived from it, the index, every
         # backup — complete only when no file of the data folder holds its text
-        self.host.call(
-            lambda e: e.forget_note(note_id), done, self._error, origin=self, name="delete-note"
-        )
+        self.host.call(lambda e: e.forget_note(note_id), done, self._error, origin=self, name="delete-note")
 
     def _still_in_case_text(self) -> str:
         return self.tr(
@@ -655,14 +568,9 @@ class NotesView(QWidget):
         note with the same text, category, tags, pin and dates (its history and links are
         not kept anywhere to come back from)."""
         self.add_note_values(
-            note.content,
-            note.case_id,
-            note.category,
-            list(note.tags),
-            bool(note.pinned),
+            note.content, note.case_id, note.category, list(note.tags), bool(note.pinned),
             created_at=note.valid_from or note.created_at,
-            event_date=getattr(note, "event_date", None),
-            source_kind=getattr(note, "source_kind", None),
+            event_date=getattr(note, "event_date", None), source_kind=getattr(note, "source_kind", None),
         )
 
     def _offer_backup_purge(self, text: str, holding: list[Any], live: bool = False) -> None:
@@ -686,12 +594,7 @@ class NotesView(QWidget):
                 else self.tr("%1 backups still hold the text.").replace("%1", str(len(left)))
             )
 
-        self.host.call(
-            lambda _e: backups.purge_from_backups(text=text),
-            purged,
-            self._error,
-            name="purge-backups",
-        )
+        self.host.call(lambda _e: backups.purge_from_backups(text=text), purged, self._error, name="purge-backups")
 
     def merge_selected(self) -> None:
         notes = self.selected_notes()
@@ -701,11 +604,8 @@ class NotesView(QWidget):
         if not dialogs.confirm(
             self,
             self.tr("Merge memories"),
-            self.tr(
-                "Merge the second memory into the first? The second is kept in history as superseded.\n\n1. %1\n2. %2"
-            )
-            .replace("%1", keep.content[:80])
-            .replace("%2", other.content[:80]),
+            self.tr("Merge the second memory into the first? The second is kept in history as superseded.\n\n1. %1\n2. %2")
+            .replace("%1", keep.content[:80]).replace("%2", other.content[:80]),
         ):
             return
         self._pending_select = keep.id
@@ -713,13 +613,7 @@ class NotesView(QWidget):
         def done(_note: Any) -> None:
             self.apply_filters()
 
-        self.host.call(
-            lambda e: e.merge_notes(keep.id, other.id),
-            done,
-            self._error,
-            origin=self,
-            name="merge-notes",
-        )
+        self.host.call(lambda e: e.merge_notes(keep.id, other.id), done, self._error, origin=self, name="merge-notes")
 
     def link_selected(self) -> None:
         notes = self.selected_notes()
@@ -733,9 +627,7 @@ class NotesView(QWidget):
                 self._load_detail(self._selected_id)
 
         self.host.call(
-            lambda e: e.link_notes(
-                a.id, b.id, kind="manual", strength=1.0, reason="linked by hand"
-            ),
+            lambda e: e.link_notes(a.id, b.id, kind="manual", strength=1.0, reason="linked by hand"),
             done,
             self._error,
             origin=self,
@@ -744,42 +636,28 @@ class NotesView(QWidget):
 
     def _resolve_conflict(self, note_id: str, other_id: str, keep: str) -> None:
         """The lawyer settles a conflict: keep one (the other is expired) or both."""
-
         def done(_notes: Any) -> None:
             self.statusMessage.emit(self.tr("Conflict settled."))
             self.apply_filters()
             if self._selected_id:
                 self._load_detail(self._selected_id)
 
-        self.host.call(
-            lambda e: e.resolve_conflict(note_id, other_id, keep),
-            done,
-            self._error,
-            origin=self,
-            name="resolve-conflict",
-        )
+        self.host.call(lambda e: e.resolve_conflict(note_id, other_id, keep), done, self._error,
+                       origin=self, name="resolve-conflict")
 
     def _set_link_type(self, src: str, dst: str, label: str) -> None:
         def done(_n: Any) -> None:
             if self._selected_id:
                 self._load_detail(self._selected_id)
 
-        self.host.call(
-            lambda e: e.set_link_type(src, dst, label),
-            done,
-            self._error,
-            origin=self,
-            name="link-type",
-        )
+        self.host.call(lambda e: e.set_link_type(src, dst, label), done, self._error, origin=self, name="link-type")
 
     def _unlink(self, src: str, dst: str) -> None:
         def done(_r: Any) -> None:
             if self._selected_id:
                 self._load_detail(self._selected_id)
 
-        self.host.call(
-            lambda e: e.unlink_notes(src, dst), done, self._error, origin=self, name="unlink-notes"
-        )
+        self.host.call(lambda e: e.unlink_notes(src, dst), done, self._error, origin=self, name="unlink-notes")
 
     def _operation_executed(self, changes: Any, origin: object) -> None:
         if origin is self:
@@ -813,9 +691,7 @@ class NotesView(QWidget):
 
     # -- import / export -------------------------------------------------------------------
     def import_jsonl(self) -> None:
-        path = dialogs.open_file(
-            self, self.tr("Import memories"), self.tr("JSON Lines (*.jsonl *.json);;All files (*)")
-        )
+        path = dialogs.open_file(self, self.tr("Import memories"), self.tr("JSON Lines (*.jsonl *.json);;All files (*)"))
         if path:
             self.import_from(path)
 
@@ -826,46 +702,29 @@ class NotesView(QWidget):
             self.statusMessage.emit(self.tr("Imported %n memories.", "", len(results)))
             self.apply_filters()
 
-        self.host.call(
-            lambda e: e.import_jsonl(path, case_id=case_id),
-            done,
-            self._error,
-            origin=self,
-            name="import",
-        )
+        self.host.call(lambda e: e.import_jsonl(path, case_id=case_id), done, self._error, origin=self, name="import")
 
     def export_jsonl(self) -> None:
-        path = dialogs.save_file(
-            self, self.tr("Export memories"), "lexmem-notes.jsonl", self.tr("JSON Lines (*.jsonl)")
-        )
+        path = dialogs.save_file(self, self.tr("Export memories"), "lexmem-notes.jsonl", self.tr("JSON Lines (*.jsonl)"))
         if path:
             self.export_to(path, "jsonl")
 
     def export_markdown(self) -> None:
-        path = dialogs.save_file(
-            self, self.tr("Export memories"), "lexmem-notes.md", self.tr("Markdown (*.md)")
-        )
+        path = dialogs.save_file(self, self.tr("Export memories"), "lexmem-notes.md", self.tr("Markdown (*.md)"))
         if path:
             self.export_to(path, "md")
 
     def export_to(self, path: str, kind: str) -> None:
         case_id = self.case_id
-
         def export(e: Any) -> tuple[int, int]:
-            n = (
-                e.export_jsonl(path, case_id)
-                if kind == "jsonl"
-                else e.export_markdown(path, case_id)
-            )
+            n = e.export_jsonl(path, case_id) if kind == "jsonl" else e.export_markdown(path, case_id)
             return int(n or 0), e.count_notes(case_id, False, "active")
 
         def done(counts: tuple[int, int]) -> None:
             # the export keeps every state (a file of record); say how that differs from the list
             total, active = counts
             self.statusMessage.emit(
-                self.tr(
-                    "Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included)."
-                )
+                self.tr("Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).")
                 .replace("%1", str(total))
                 .replace("%2", str(active))
                 .replace("%3", str(total - active))

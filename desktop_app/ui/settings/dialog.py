@@ -378,9 +378,7 @@ class SettingsDialog(QDialog):
     def test_connection(self) -> None:
         s = self.values()
         if "base_url_malformed" in setup_problems(s):
-            self._show_setup_problems(
-                ["base_url_malformed"]
-            )  # not "cannot reach": it was never tried
+            self._show_setup_problems(["base_url_malformed"])  # not "cannot reach": it was never tried
             return
         typed = self.api_key.text().strip()
         proxy_password = self.proxy.typed_password()
@@ -427,13 +425,9 @@ class SettingsDialog(QDialog):
 
     def _problem_text(self, kind: str) -> str:
         return {
-            "base_url_malformed": self.tr(
-                "The address is not well-formed: it should look like https://api.example.com/v1."
-            ),
+            "base_url_malformed": self.tr("The address is not well-formed: it should look like https://api.example.com/v1."),
             "chat_model_empty": self.tr("Enter the name of the chat model."),
-            "memory_model_empty": self.tr(
-                "Enter the name of the memory model (it may be the chat model)."
-            ),
+            "memory_model_empty": self.tr("Enter the name of the memory model (it may be the chat model)."),
         }.get(kind, kind)
 
     def _show_setup_problems(self, problems: list[str]) -> None:
@@ -450,10 +444,7 @@ class SettingsDialog(QDialog):
     def _model_setup_changed(self, s: Settings) -> bool:
         o = self._original
         return (s.provider, s.base_url, s.chat_model, s.memory_model) != (
-            o.provider,
-            o.base_url,
-            o.chat_model,
-            o.memory_model,
+            o.provider, o.base_url, o.chat_model, o.memory_model
         ) or bool(self.api_key.text().strip())
 
     def save(self) -> None:
@@ -473,9 +464,7 @@ class SettingsDialog(QDialog):
             if typed:
                 llm_setup.secret_store().set(llm_setup.key_id(s), typed)
             if proxy_password:
-                llm_setup.secret_store().set(
-                    llm_setup.proxy_password_id(s.proxy_url), proxy_password
-                )
+                llm_setup.secret_store().set(llm_setup.proxy_password_id(s.proxy_url), proxy_password)
         except Exception as exc:
             dialogs.error(self, self.tr("Settings"), getattr(exc, "user_message", None) or str(exc))
             return

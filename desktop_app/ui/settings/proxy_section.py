@@ -40,11 +40,7 @@ class ProxySection:
         form.addRow(QCoreApplication.translate("ProxySection", "Proxy address"), self.url)
         self.password = QLineEdit(parent)
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
-        self.password.setPlaceholderText(
-            QCoreApplication.translate(
-                "ProxySection", "Only if the proxy asks for one (kept in the keyring)"
-            )
-        )
+        self.password.setPlaceholderText(QCoreApplication.translate("ProxySection", "Only if the proxy asks for one (kept in the keyring)"))
         form.addRow(QCoreApplication.translate("ProxySection", "Proxy password"), self.password)
         #: the key over plain http to a host that is not local: said before it happens
         self.warning = QLabel(parent)

@@ -162,3 +162,30 @@ def test_large_pdf_and_odd_names(engine, tmp_path):
     assert engine.document_file(doc.id).name == f"{doc.id}.pdf"  # the stored name is ours
     hit = engine.search_passages("delayed delivery by 437 days", case.id, k=3)
     assert any(h.passage.page == 437 for h in hit)
+
+
+def test_too_large_is_refused_before_reading(engine, tmp_path, monkeypatch):
+    from desktop_app.memory import readers
+
+    case = engine.create_case("大")
+    source = make_pdf(tmp_path / "a.pdf", [["Some text on a page."]], cjk=False)
+    monkeypatch.setattr(readers, "MAX_FILE_BYTES", source.stat().st_size - 1)
+    with pytest.raises(DocumentImportError) as info:
+        engine.import_document(case.id, source)
+    assert info.value.reason == "too_large"
+    _nothing_kept(engine, case.id)
+
+
+def test_missing_ocr_model_says_so_and_never_downloads(engine, tmp_path, monkeypatch):
+    """A bundle that lost a model file: a clear "no OCR" error, not a silent download."""
+    from desktop_app.memory.readers import ocr
+
+    case = engine.create_case("无OCR")
+    source = make_png(tmp_path / "shot.png", ["客服：退款申请已驳回"])
+    monkeypatch.setattr(ocr, "_engine", None)
+    monkeypatch.setitem(ocr.MODEL_FILES, "det", "missing_det.onnx")
+    with pytest.raises(DocumentImportError) as info:
+        engine.import_document(case.id, source)
+    assert info.value.reason == "ocr_unavailable"
+    assert "OCR" in info.value.user_message
+    _nothing_kept(engine, case.id)
