@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -40,6 +39,7 @@ from desktop_app.ui.documents.wording import file_filters, progress_text
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
 from desktop_app.ui.safe_text import plain_label
+from desktop_app.ui.tables import row_table
 
 log = logging.getLogger(__name__)
 
@@ -86,18 +86,9 @@ class DocumentsView(QWidget):
         lay.addLayout(bar)
 
         self.model = DocumentsTableModel(self)
-        self.table = QTableView()
+        self.table = row_table(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(32)
         header = self.table.horizontalHeader()
-        header.setHighlightSections(False)
         header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)
         for col, width in (
             (COL_KIND, 120),

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -43,6 +42,7 @@ from desktop_app.ui.notes.model import (
     NotesTableModel,
 )
 from desktop_app.ui.notes.timeline import TimelineView
+from desktop_app.ui.tables import row_table
 from desktop_app.ui.theme import tokens
 from desktop_app.ui.undo_bar import UndoBar
 
@@ -164,20 +164,11 @@ class NotesView(QWidget):
         lay.addLayout(bar)
 
         self.model = NotesTableModel(host, self)
-        self.table = QTableView()
+        self.table = row_table(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(COL_CREATED, Qt.SortOrder.DescendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(32)
         header = self.table.horizontalHeader()
-        header.setHighlightSections(False)
         header.setSectionResizeMode(COL_PIN, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(COL_PIN, 30)
         header.setSectionResizeMode(COL_CONTENT, QHeaderView.ResizeMode.Stretch)
