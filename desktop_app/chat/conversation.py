@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from desktop_app.chat.citations import CitedPassage, cite_hits
 from desktop_app.chat.model_reply import EventCallback
 from desktop_app.chat.pipeline import ChatPipeline, PreparedTurn, TurnOutcome, collapse_retries
 
@@ -108,6 +109,23 @@ class ConversationController:
                 self.last_user_text = m.content
                 break
         return shown
+
+    def cited_passages(self, messages: Sequence[Message]) -> dict[str, list[CitedPassage]]:
+        """(worker) The document passages each stored reply was given, under the citations
+        of the interface language; passages deleted since are left out."""
+        wanted = [pid for m in messages for pid in getattr(m, "passage_ids", ())]
+        if not wanted:
+            return {}
+        engine = self._engine()
+        found = {
+            c.passage_id: c
+            for c in cite_hits(engine, engine.passages_by_ids(wanted), self._language())
+        }
+        return {
+            m.id: [found[pid] for pid in m.passage_ids if pid in found]
+            for m in messages
+            if getattr(m, "passage_ids", ())
+        }
 
     def memory_switch_changes(self, enabled: bool) -> bool:
         """Set the memory switch; True when the stored conversation must be updated."""

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from desktop_app.chat.memory_message import format_memories
+from desktop_app.chat.citations import CitedPassage, cite_hits
+from desktop_app.chat.memory_message import memory_message
 from desktop_app.chat.model_reply import (
     STOPPED_BEFORE_SENDING,
     EventCallback,
@@ -50,6 +51,8 @@ class PreparedTurn:
     memory_enabled: bool
     messages: list[dict[str, str]]
     injected: list[Any] = field(default_factory=list)  # Note objects shown by the memory chip
+    #: the case's document passages given to the model, with the citation it was asked to use
+    passages: list[CitedPassage] = field(default_factory=list)
     user_message_id: str | None = None
     #: when the question was asked, in the user's zone (aware: never stamped as UTC)
     started_at: datetime = field(default_factory=local_now)
@@ -146,10 +149,13 @@ class ChatPipeline:
             {"role": "system", "content": system_prompt(self.language)}
         ]
         injected: list[Any] = []
+        passages: list[CitedPassage] = []
         if memory_enabled:
-            injected = list(self.engine.recall_for_chat(user_text, case_id).notes)
-            if injected:
-                memory = format_memories(injected, self.language)
+            recall = self.engine.recall_for_chat(user_text, case_id)
+            injected = list(recall.notes)
+            passages = cite_hits(self.engine, getattr(recall, "passages", ()), self.language)
+            memory = memory_message(injected, passages, self.language)
+            if memory:
                 messages.append({"role": "system", "content": memory})
         for m in earlier[-HISTORY_LIMIT:]:
             if m.role in ("user", "assistant") and m.content:
@@ -162,6 +168,7 @@ class ChatPipeline:
             memory_enabled=memory_enabled,
             messages=messages,
             injected=injected,
+            passages=passages,
             user_message_id=user_message_id,
         )
 
@@ -199,6 +206,7 @@ class ChatPipeline:
                 reply.text,
                 injected_note_ids=tuple(n.id for n in prepared.injected),
                 status=reply.status,
+                passage_ids=tuple(p.passage_id for p in prepared.passages),
             )
         return TurnOutcome(
             prepared,

@@ -45,6 +45,7 @@ def row_to_message(row: sqlite3.Row) -> Message:
         created_at=from_iso(row["created_at"]),
         injected_note_ids=tuple(json.loads(row["injected_note_ids"])),
         status=row["status"],
+        passage_ids=tuple(json.loads(row["passage_ids"])) if "passage_ids" in row.keys() else (),
     )
 
 
@@ -151,8 +152,10 @@ class Conversations:
         content: str,
         injected_note_ids: Sequence[str] = (),
         status: str = "complete",
+        passage_ids: Sequence[str] = (),
     ) -> Message:
-        """Store one message; ``status`` says how a reply ended (see MESSAGE_STATUSES)."""
+        """Store one message; ``status`` says how a reply ended (see MESSAGE_STATUSES);
+        ``passage_ids`` the document passages a reply was given to cite."""
         if role not in ROLES:
             raise InvalidInputError(f"unknown role {role!r}")
         if status not in MESSAGE_STATUSES:
@@ -163,12 +166,13 @@ class Conversations:
         self.get(conversation_id)
         now = utcnow()
         msg = Message(
-            new_id(), conversation_id, role, content, now, tuple(injected_note_ids), status
+            new_id(), conversation_id, role, content, now, tuple(injected_note_ids), status,
+            tuple(passage_ids),
         )
         with self._store.write() as conn:
             conn.execute(
                 "INSERT INTO messages (id, conversation_id, role, content, created_at, "
-                "injected_note_ids, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "injected_note_ids, status, passage_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     msg.id,
                     conversation_id,
@@ -177,6 +181,7 @@ class Conversations:
                     to_iso(now),
                     json.dumps(list(injected_note_ids)),
                     status,
+                    json.dumps(list(passage_ids)),
                 ),
             )
             conn.execute(

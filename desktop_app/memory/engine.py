@@ -32,6 +32,8 @@ from desktop_app.memory.documents import DocumentLibrary
 from desktop_app.memory.documents_repository import DocumentsRepository
 from desktop_app.memory.editing import NoteEditor
 from desktop_app.memory.embedder import Embedder, default_embedder
+from desktop_app.memory.evidence_list import EvidenceEntry, rows_for
+from desktop_app.memory.evidence_order import EvidenceOrder
 from desktop_app.memory.forgetting import CaseContents, ForgetReport, Forgetting
 from desktop_app.memory.graph import GraphBuilder
 from desktop_app.memory.index import NoteIndex
@@ -164,6 +166,7 @@ class MemoryEngine:
             lambda: self.backups.lock,
         )
         self._documents_repo = DocumentsRepository(store)
+        self._evidence = EvidenceOrder(store, self._notes, self._documents_repo.names)
         self._passage_sync: PassageIndexSync | None = None
         self._documents: DocumentLibrary | None = None
         #: the passages' index opens on first use, from whichever thread asks first
@@ -648,6 +651,31 @@ class MemoryEngine:
         """A known fact came up again: it counts as retrieved and moves up."""
         self._editor.mark_reused(note_id)
 
+    # ======================================================================== evidence list
+
+    def evidence_list(self, case_id: str) -> list[EvidenceEntry]:
+        """The case's evidence (active 证据 notes) in the order the lawyer arranged it, each
+        with the name, purpose and source its 证据目录 row shows."""
+        self._cases.get(case_id)
+        return self._evidence.entries(self._evidence.evidence_notes(case_id))
+
+    def set_evidence_order(self, case_id: str, note_ids: Sequence[str]) -> list[EvidenceEntry]:
+        """Keep ``note_ids`` (evidence notes of this case) as the case's evidence order."""
+        self._cases.get(case_id)
+        return self._evidence.entries(self._evidence.set_order(case_id, note_ids))
+
+    def export_evidence_list(
+        self, path: str | os.PathLike[str], case_id: str, *, english: bool = False
+    ) -> int:
+        """Write the case's 证据目录 as a Word file (English headings when ``english``), in
+        the stored order; returns the number of rows."""
+        from desktop_app.memory.evidence_docx import write_evidence_docx
+
+        case = self._cases.get(case_id)
+        rows = rows_for(self.evidence_list(case_id), english)
+        write_evidence_docx(path, case.name, rows, english=english)
+        return len(rows)
+
     # ======================================================================== search
 
     def search(
@@ -839,11 +867,21 @@ class MemoryEngine:
         content: str,
         injected_note_ids: Sequence[str] = (),
         status: str = "complete",
+        passage_ids: Sequence[str] = (),
     ) -> Message:
-        """``status``: how a reply ended — complete, stopped, truncated or interrupted."""
+        """``status``: how a reply ended — complete, stopped, truncated or interrupted;
+        ``passage_ids``: the document passages the reply was given to cite."""
         return self._conversations.add_message(
-            conversation_id, role, content, injected_note_ids, status
+            conversation_id, role, content, injected_note_ids, status, passage_ids
         )
+
+    def passages_by_ids(self, passage_ids: Sequence[str]) -> list[PassageHit]:
+        """The passages that still exist, in the order given, each with its document's
+        name (a reply's citations, shown again when its conversation is reopened)."""
+        order = {pid: i for i, pid in enumerate(passage_ids)}
+        passages = sorted(self._documents_repo.by_ids(list(order)), key=lambda p: order[p.id])
+        names = self._documents_repo.names([p.document_id for p in passages])
+        return [PassageHit(p, names.get(p.document_id, ""), 0.0) for p in passages]
 
     def delete_message(self, message_id: str) -> None:
         """Remove one message (Retry replaces the last reply)."""
@@ -967,6 +1005,14 @@ class MemoryEngine:
         report = deletion.delete(document_id, purge_note_ids, progress)
         self._changes.jobs_changed()
         return report
+
+    def page_size(self, document_id: str, page: int) -> tuple[float, float] | None:
+        """(width, height) of a page in the units of its passages' boxes (PDF points, or
+        an image's pixels); None for docx/text or a page out of range."""
+        from desktop_app.memory.page_geometry import page_size
+
+        doc = self.documents.get(document_id)
+        return page_size(self.documents.file_of(document_id), doc.kind, page)
 
     def render_page(self, document_id: str, page: int, width_px: int) -> bytes | None:
         """A PNG of one page (pdf: rendered; image: scaled); None for docx/text."""

@@ -263,6 +263,23 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE TABLE passage_tombstones (passage_id TEXT PRIMARY KEY);
         """,
     ),
+    (
+        # the order in which the lawyer arranged a case's evidence for its 证据目录 (evidence
+        # list).  Ids and positions only, never text: forgetting a note removes its row
+        # with it (the cascade), and the list has nothing of it left to scan for.  And the
+        # document passages a reply was given (ids only), so its citations survive a restart.
+        "0009_evidence_order",
+        """
+        CREATE TABLE evidence_order (
+            case_id TEXT NOT NULL REFERENCES cases(id) ON DELETE CASCADE,
+            note_id TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (case_id, note_id)
+        );
+        CREATE INDEX evidence_order_note ON evidence_order (note_id);
+        ALTER TABLE messages ADD COLUMN passage_ids TEXT NOT NULL DEFAULT '[]';
+        """,
+    ),
 )
 
 

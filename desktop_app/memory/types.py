@@ -401,6 +401,8 @@ class Message:
     injected_note_ids: tuple[str, ...]
     #: how the reply ended: complete / stopped / truncated / interrupted (MESSAGE_STATUSES)
     status: str = "complete"
+    #: the case's document passages the reply was given (and asked to cite), by id
+    passage_ids: tuple[str, ...] = ()
 
 
 #: what the memory check-up proposes: archive a stale orphan, merge near-duplicates, let a

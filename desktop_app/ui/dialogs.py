@@ -48,6 +48,11 @@ def open_file(parent: QWidget | None, title: str, filters: str) -> str | None:
     return path or None
 
 
+def open_files(parent: QWidget | None, title: str, filters: str) -> list[str]:
+    paths, _ = QFileDialog.getOpenFileNames(parent, title, "", filters)
+    return list(paths)
+
+
 def save_file(parent: QWidget | None, title: str, name: str, filters: str) -> str | None:
     path, _ = QFileDialog.getSaveFileName(parent, title, name, filters)
     return path or None

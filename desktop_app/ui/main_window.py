@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QWidget
 
 from desktop_app import APP_DISPLAY_NAME
@@ -16,6 +17,8 @@ from desktop_app.core.resources import demo_path
 from desktop_app.core.settings import save_settings
 from desktop_app.ui import dialogs
 from desktop_app.ui.chat.view import ChatView
+from desktop_app.ui.documents.drops import local_paths, sort_drop
+from desktop_app.ui.documents.view import DocumentsView
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.graph_tab import GraphTab
 from desktop_app.ui.icons import app_icon, icon
@@ -26,7 +29,8 @@ from desktop_app.ui.status_bar import StatusBar
 
 log = logging.getLogger(__name__)
 
-TAB_CHAT, TAB_NOTES, TAB_GRAPH = range(3)
+TAB_CHAT, TAB_NOTES, TAB_GRAPH, TAB_DOCUMENTS = range(4)
+_DRAG_EVENTS = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
 
 
 class MainWindow(QMainWindow):
@@ -49,6 +53,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.chat, icon("chat"), self.tr("Chat"))
         self.tabs.addTab(self.notes, icon("notes"), self.tr("Notes"))
         self.tabs.addTab(self.graph, icon("graph"), self.tr("Graph"))
+        self.documents = DocumentsView(host)
+        self.tabs.addTab(self.documents, icon("folder"), self.tr("Documents"))
 
         split = QSplitter()
         split.addWidget(self.sidebar)
@@ -67,6 +73,7 @@ class MainWindow(QMainWindow):
         self.sidebar.settingsRequested.connect(self.open_settings)
         self.chat.settingsRequested.connect(self.open_settings)
         self.chat.showNotesRequested.connect(self.show_notes)
+        self.chat.passageRequested.connect(self.documents.open_document)
         self.chat.conversationCreated.connect(
             lambda conv: self.sidebar.reload_conversations(select=conv.id)
         )
@@ -74,6 +81,11 @@ class MainWindow(QMainWindow):
         self.chat.newCaseRequested.connect(self.sidebar.new_case)
         self.chat.newChatRequested.connect(self.new_chat)
         self.notes.statusMessage.connect(lambda text: self.status.showMessage(text, 4000))
+        self.notes.importDocumentsRequested.connect(self._import_documents)
+        self.notes.openDocumentRequested.connect(
+            lambda doc_id, page: self.documents.open_document(doc_id, None, page)
+        )
+        self.documents.statusMessage.connect(lambda text: self.status.showMessage(text, 6000))
         self.graph.openNoteRequested.connect(lambda nid: self.show_notes([nid]))
         host.stateChanged.connect(self._engine_state)
         self.maintenance = MaintenanceScheduler(host, parent=self)
@@ -82,6 +94,7 @@ class MainWindow(QMainWindow):
         self.sidebar.maintenanceRequested.connect(self.open_maintenance)
 
         self._install_shortcuts()
+        self._accept_file_drops()
         geometry = host.settings.window_geometry
         if geometry:
             self.restoreGeometry(QByteArray.fromBase64(geometry.encode("ascii")))
@@ -101,6 +114,7 @@ class MainWindow(QMainWindow):
         add("Ctrl+1", lambda: self.tabs.setCurrentIndex(TAB_CHAT))
         add("Ctrl+2", lambda: self.tabs.setCurrentIndex(TAB_NOTES))
         add("Ctrl+3", lambda: self.tabs.setCurrentIndex(TAB_GRAPH))
+        add("Ctrl+4", lambda: self.tabs.setCurrentIndex(TAB_DOCUMENTS))
         add("Ctrl+F", self.focus_search)
         add("Ctrl+L", self._focus_composer)
         add("Ctrl+,", self.open_settings)
@@ -114,6 +128,7 @@ class MainWindow(QMainWindow):
         self.chat.set_case(case_id)
         self.notes.set_case(case_id)
         self.graph.set_case(case_id)
+        self.documents.set_case(case_id)
 
     def _engine_state(self, state: str) -> None:
         if state == "failed":
@@ -148,6 +163,60 @@ class MainWindow(QMainWindow):
 
         self.host.restore_from(latest.path, done)
         return True
+
+    # -- files dropped on the window -------------------------------------------------------
+    def _accept_file_drops(self) -> None:
+        """Files dropped anywhere on the window are imported into the open case.  The
+        children that take drops themselves (the composer, the search boxes) would paste the
+        file's path instead: their drag events pass through :meth:`eventFilter` first."""
+        self.setAcceptDrops(True)
+        for child in self.findChildren(QWidget):
+            if child.acceptDrops():
+                child.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in _DRAG_EVENTS and local_paths(event.mimeData()):  # type: ignore[attr-defined]
+            self._file_drag(event)  # type: ignore[arg-type]
+            return True
+        return super().eventFilter(watched, event)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self._file_drag(event)
+
+    def dragMoveEvent(self, event: QDragEnterEvent) -> None:
+        self._file_drag(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self._file_drag(event)
+
+    def _file_drag(self, event: QDropEvent) -> None:
+        paths = local_paths(event.mimeData())
+        if not paths:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        if event.type() == QEvent.Type.Drop:
+            # after the drop has returned: a message box inside it would block the source
+            QTimer.singleShot(0, lambda: self.import_dropped(paths))
+
+    def import_dropped(self, paths: list[Path]) -> None:
+        """Import the dropped files into the open case; say why any are refused."""
+        title = self.tr("Import documents")
+        case_id = self.sidebar.case_id
+        if case_id is None:
+            dialogs.error(self, title, self.tr("Open a case first: dropped files are imported into the open case."))
+            return
+        drop = sort_drop(paths)
+        if drop.files:
+            self.tabs.setCurrentIndex(TAB_DOCUMENTS)
+            self.documents.import_files(drop.files, case_id)
+        refusal = drop.refusal()
+        if refusal:
+            dialogs.error(self, title, refusal)
+
+    def _import_documents(self) -> None:
+        self.tabs.setCurrentIndex(TAB_DOCUMENTS)
+        self.documents.choose_files()
 
     # -- actions ---------------------------------------------------------------------------
     def show_about(self) -> None:
@@ -241,5 +310,6 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.chat.stop()
+        self.documents.importer.cancel()
         self.save_settings()
         super().closeEvent(event)

@@ -21,83 +21,83 @@
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="32" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="33" />
         <source>One fact, understandable on its own, e.g. “The hearing is on 15 July 2024 at 9:30.”</source>
         <translation>一条能独立理解的事实，例如“2024年7月15日上午9:30开庭。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="37" />
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="51" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="39" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="55" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="40" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="42" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="42" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="44" />
         <source>e.g. 2024-07-15 (when it happened)</source>
         <translation>例如 2024-07-15（事情发生的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="44" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="47" />
         <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
         <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="49" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="53" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="54" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="58" />
         <source>Whose assertion this is</source>
         <translation>这是谁的说法</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="55" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="59" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="57" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="61" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="58" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="62" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="61" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="65" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="62" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="66" />
         <source>Global (all cases)</source>
         <translation>全局（所有案件）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="63" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="67" />
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="64" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="68" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="65" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="69" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="69" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="75" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
@@ -105,87 +105,87 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="226" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="234" />
         <source>New chat</source>
-        <extracomment>the client whose warnings the user dismissed (shown again for a new client)</extracomment>
+        <extracomment>a cited passage was clicked: (document id, passage id) the client whose warnings the user dismissed (shown again for a new client)</extracomment>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="234" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="242" />
         <source>Loading the memory library…</source>
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="237" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="246" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="246" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="256" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="246" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="258" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="270" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="253" />
-        <location filename="../../desktop_app/ui/chat/view.py" line="261" />
-        <location filename="../../desktop_app/ui/chat/view.py" line="267" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="265" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="273" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="282" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="243" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="252" />
         <source>No case yet. Create one, or load the demo case (Zhang San's sales-contract dispute with an online shop over a faulty laptop) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（张三网购笔记本电脑屏幕花屏的买卖合同纠纷）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="267" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="283" />
         <source>Got it</source>
         <translation>知道了</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="275" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="293" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="324" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="343" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="324" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="343" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="326" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="346" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="328" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="349" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="431" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="456" />
         <source>Long message</source>
         <translation>消息过长</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="433" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="458" />
         <source>This message is about %1 tokens; the model %2 reads about %3 at a time, together with the case's memories and its answer. It will probably be refused or cut.
 
 Shorten it, or add the document to the memories instead (Memories › Add or Import). Send anyway?</source>
@@ -194,12 +194,12 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 请删减后再发，或把这份材料添加到记忆中（记忆 › 添加或导入）。仍然发送吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="602" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="628" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="607" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="633" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -237,6 +237,44 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
     </message>
 </context>
 <context>
+    <name>DeleteDocumentDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/documents/delete_dialog.py" line="31" />
+        <source>Delete document</source>
+        <translation>删除文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/delete_dialog.py" line="36" />
+        <source>Delete %1 for good? Its copy in the data folder and its passages are erased, from every backup too.</source>
+        <translation>彻底删除“%1”？它在数据文件夹中的副本和全部段落都会被抹去，所有备份中的也一并删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/delete_dialog.py" line="45" />
+        <source>Forget these memories drawn from it too (checked ones only):</source>
+        <translation>同时遗忘从中提取的这些记忆（仅限勾选的）：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/delete_dialog.py" line="56" />
+        <source>Check all</source>
+        <translation>全选</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/delete_dialog.py" line="57" />
+        <source>Check none</source>
+        <translation>全不选</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/delete_dialog.py" line="64" />
+        <source>Unchecked memories stay; they no longer point to a page.</source>
+        <translation>未勾选的记忆会保留，但不再指向原文页码。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/delete_dialog.py" line="71" />
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+</context>
+<context>
     <name>DetailPanel</name>
     <message>
         <location filename="../../desktop_app/ui/graph/detail.py" line="36" />
@@ -253,6 +291,441 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
         <location filename="../../desktop_app/ui/graph/detail.py" line="66" />
         <source>Click a note to see its details.</source>
         <translation>点击一条记忆查看详情。</translation>
+    </message>
+</context>
+<context>
+    <name>Documents</name>
+    <message>
+        <location filename="../../desktop_app/ui/documents/drops.py" line="32" />
+        <source>Folders are not imported; drop the files themselves: %1</source>
+        <translation>不能导入文件夹，请拖入其中的文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/drops.py" line="38" />
+        <source>Not a type LexMem can import (PDF, Word .docx, PNG/JPG images, text, Markdown): %1</source>
+        <translation>律记无法导入这些类型（支持 PDF、Word .docx、PNG/JPG 图片、文本、Markdown）：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/model.py" line="54" />
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/model.py" line="55" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/model.py" line="56" />
+        <source>Pages</source>
+        <translation>页数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/model.py" line="57" />
+        <source>Imported</source>
+        <translation>导入时间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/model.py" line="58" />
+        <source>Notes derived</source>
+        <translation>提取的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/model.py" line="59" />
+        <source>Extraction</source>
+        <translation>知识提取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/model.py" line="85" />
+        <source>%1 passages</source>
+        <translation>%1 个段落</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="41" />
+        <source>Case documents (%1)</source>
+        <translation>案件文件 (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="42" />
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="43" />
+        <source>Word (*.docx)</source>
+        <translation>Word (*.docx)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="44" />
+        <source>Images (*.png *.jpg *.jpeg)</source>
+        <translation>图片 (*.png *.jpg *.jpeg)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="45" />
+        <source>Text and Markdown (*.txt *.md *.markdown)</source>
+        <translation>文本和 Markdown (*.txt *.md *.markdown)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="52" />
+        <source>PDF</source>
+        <translation>PDF</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="53" />
+        <source>Word</source>
+        <translation>Word</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="54" />
+        <source>Image</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="55" />
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="58" />
+        <source>%1 (OCR)</source>
+        <translation>%1（OCR识别）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="65" />
+        <source>Waiting for a model</source>
+        <translation>等待模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="66" />
+        <source>Extracting…</source>
+        <translation>提取中…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="67" />
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="68" />
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="74" />
+        <source>No knowledge extraction was asked for this document.</source>
+        <translation>这份文件没有安排知识提取。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="77" />
+        <source>The facts in this document will be extracted as memories once a model is configured. Its passages are searchable already.</source>
+        <translation>配置模型后，会从这份文件中提取事实存为记忆；它的段落现在已经可以检索。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="82" />
+        <source>A model is reading this document for facts, evidence and dates.</source>
+        <translation>模型正在从这份文件中提取事实、证据和日期。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="85" />
+        <source>The facts found in this document are memories now.</source>
+        <translation>从这份文件中找到的事实已存为记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="88" />
+        <source>Knowledge extraction failed; its passages are still searchable.</source>
+        <translation>知识提取失败；它的段落仍可检索。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="96" />
+        <source>Reading</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="97" />
+        <source>Recognising text (OCR)</source>
+        <translation>文字识别（OCR）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="98" />
+        <source>Embedding</source>
+        <translation>向量化</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="99" />
+        <source>Indexing</source>
+        <translation>建立索引</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="106" />
+        <source>%1 · %2 %3 of %4</source>
+        <translation>%1 · %2 %3/%4</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="113" />
+        <source>%1 · %2…</source>
+        <translation>%1 · %2…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="123" />
+        <source>Nothing of it was kept.</source>
+        <translation>没有保留它的任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="125" />
+        <source>%1 is empty: there is no text in it to import.</source>
+        <translation>“%1”是空的：里面没有可导入的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="128" />
+        <source>%1 is protected by a password. Open it, save or print a copy without the password, and import that.</source>
+        <translation>“%1”设有密码保护。请打开它，另存或打印一份不带密码的副本，再导入该副本。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="133" />
+        <source>%1 is damaged or not the kind of file its name says, and cannot be read.</source>
+        <translation>“%1”已损坏，或并非其扩展名所示的文件类型，无法读取。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="137" />
+        <source>%1 is not a type LexMem can import. Supported: PDF, Word (.docx), images (PNG, JPG), text and Markdown.</source>
+        <translation>律记无法导入“%1”这种类型。支持：PDF、Word（.docx）、图片（PNG、JPG）、文本和 Markdown。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="142" />
+        <source>%1 is too large to import.</source>
+        <translation>“%1”太大，无法导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="143" />
+        <source>The import of %1 was cancelled.</source>
+        <translation>已取消导入“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="144" />
+        <source>%1 needs text recognition (OCR), which is missing from this installation. Reinstall LexMem, or import a PDF with a text layer.</source>
+        <translation>“%1”需要文字识别（OCR），但本机安装中缺少该组件。请重新安装律记，或导入带文字层的 PDF。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="149" />
+        <source>No readable text was found in %1 (a blank image or an unreadable scan).</source>
+        <translation>在“%1”中没有找到可识别的文字（空白图片或无法识别的扫描件）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/wording.py" line="153" />
+        <location filename="../../desktop_app/ui/documents/wording.py" line="157" />
+        <location filename="../../desktop_app/ui/documents/wording.py" line="160" />
+        <source>%1 could not be imported.</source>
+        <translation>“%1”无法导入。</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentsView</name>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="66" />
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="67" />
+        <source>Show the document's pages and passages</source>
+        <translation>查看文件的页面和段落</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="69" />
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="71" />
+        <source>Evidence list…</source>
+        <translation>证据目录…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="73" />
+        <source>Arrange the case's evidence and export it as a Word document (证据目录)</source>
+        <translation>排列本案证据并导出为 Word 文件（证据目录）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="76" />
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="80" />
+        <source>Import PDF, Word, images, text or Markdown into this case (or drop files on the window)</source>
+        <translation>把 PDF、Word、图片、文本或 Markdown 导入本案（也可以把文件拖到窗口上）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="128" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="192" />
+        <source>Choose or create a case to import its documents.</source>
+        <translation>请选择或新建一个案件，再导入它的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="197" />
+        <source>No documents in this case yet.
+Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, text), or drop the files on this window. Their text becomes searchable passages the chat cites.</source>
+        <translation>本案还没有文件。
+导入起诉状、合同、发票或截图（PDF、Word、PNG/JPG、文本），或把文件拖到这个窗口上。其中的文字会成为可检索、可在对话中引用的段落。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/documents/view.py" line="202" />
+        <source>%n documents</source>
+        <translation><numerusform>%n 份文件</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="220" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="259" />
+        <source>Import documents</source>
+        <translation>导入文件</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/documents/view.py" line="240" />
+        <source>(%n more waiting)</source>
+        <translation><numerusform>（还有 %n 个等待中）</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="251" />
+        <source>Imported %1: %2 passages.</source>
+        <translation>已导入“%1”：%2 个段落。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="263" />
+        <source>The import of %1 was cancelled; nothing of it was kept.</source>
+        <translation>已取消导入“%1”，没有保留任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="308" />
+        <source>Deleted %1.</source>
+        <translation>已删除“%1”。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/documents/view.py" line="309" />
+        <source>%n memories forgotten.</source>
+        <translation><numerusform>已遗忘 %n 条记忆。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="336" />
+        <source>Documents</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/view.py" line="339" />
+        <source>The documents could not be read or changed.</source>
+        <translation>无法读取或修改文件。</translation>
+    </message>
+</context>
+<context>
+    <name>Evidence</name>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/model.py" line="36" />
+        <source>%1, page %2</source>
+        <translation>%1 第%2页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/model.py" line="70" />
+        <source>(purpose not stated)</source>
+        <extracomment>the order changed by the lawyer (a drag or a move): the dialog stores it</extracomment>
+        <translation>（未写明证明目的）</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="53" />
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="57" />
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="226" />
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="238" />
+        <source>Evidence list</source>
+        <extracomment>characters a file name cannot hold on Windows (and "/" anywhere)</extracomment>
+        <translation>证据目录</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="62" />
+        <source>Drag the evidence into the order you will submit it, or use Move up / Move down. The order is kept for this case. The list holds the case's memories of the category Evidence.</source>
+        <translation>把证据拖成提交时的顺序，或用“上移”“下移”调整；顺序会为本案保存。列表中是本案类别为“证据”的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="84" />
+        <source>This case has no evidence yet. Memories of the category Evidence appear here.</source>
+        <translation>本案还没有证据。类别为“证据”的记忆会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="97" />
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="98" />
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="108" />
+        <source>Export Word…</source>
+        <translation>导出 Word…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="137" />
+        <source>Evidence list · %1</source>
+        <translation>证据目录 · %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="192" />
+        <source>Export the evidence list</source>
+        <translation>导出证据目录</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="194" />
+        <source>Word document (*.docx)</source>
+        <translation>Word 文档 (*.docx)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="215" />
+        <source>Exported %n pieces of evidence to %1.</source>
+        <translation><numerusform>已将 %n 项证据导出到 %1。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="227" />
+        <source>The evidence list could not be written to %1 (%2).</source>
+        <translation>无法把证据目录写入 %1（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/evidence/dialog.py" line="241" />
+        <source>The evidence list could not be read or saved.</source>
+        <translation>无法读取或保存证据目录。</translation>
+    </message>
+</context>
+<context>
+    <name>Files</name>
+    <message>
+        <location filename="../../desktop_app/ui/file_errors.py" line="14" />
+        <source>no permission to write there</source>
+        <translation>没有写入该位置的权限</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/file_errors.py" line="16" />
+        <source>the disk is full</source>
+        <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/file_errors.py" line="18" />
+        <source>the folder does not exist</source>
+        <translation>文件夹不存在</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/file_errors.py" line="20" />
+        <source>the file name is too long</source>
+        <translation>文件名太长</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/file_errors.py" line="21" />
+        <source>the system refused it</source>
+        <translation>系统拒绝了该操作</translation>
     </message>
 </context>
 <context>
@@ -375,37 +848,42 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="49" />
+        <location filename="../../desktop_app/ui/main_window.py" line="53" />
         <source>Chat</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="50" />
+        <location filename="../../desktop_app/ui/main_window.py" line="54" />
         <source>Notes</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="51" />
+        <location filename="../../desktop_app/ui/main_window.py" line="55" />
         <source>Graph</source>
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="99" />
+        <location filename="../../desktop_app/ui/main_window.py" line="57" />
+        <source>Documents</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="112" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="110" />
+        <location filename="../../desktop_app/ui/main_window.py" line="124" />
         <source>About LexMem</source>
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="122" />
+        <location filename="../../desktop_app/ui/main_window.py" line="137" />
         <source>The memory library could not be opened: %1</source>
         <translation>无法打开记忆库：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="137" />
+        <location filename="../../desktop_app/ui/main_window.py" line="152" />
         <source>%1
 
 Restore the backup of %2? The damaged file is kept aside.</source>
@@ -414,27 +892,37 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="146" />
+        <location filename="../../desktop_app/ui/main_window.py" line="161" />
         <source>Restored the backup of %1.</source>
         <translation>已恢复 %1 的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="192" />
+        <location filename="../../desktop_app/ui/main_window.py" line="204" />
+        <source>Import documents</source>
+        <translation>导入文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="207" />
+        <source>Open a case first: dropped files are imported into the open case.</source>
+        <translation>请先打开一个案件：拖入的文件会导入当前打开的案件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/main_window.py" line="261" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="195" />
+        <location filename="../../desktop_app/ui/main_window.py" line="264" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="200" />
+        <location filename="../../desktop_app/ui/main_window.py" line="269" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="216" />
+        <location filename="../../desktop_app/ui/main_window.py" line="285" />
         <source>Choose a case to check its memory</source>
         <translation>请先选择一个案件再做记忆体检</translation>
     </message>
@@ -579,90 +1067,100 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="124" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="127" />
         <source>You</source>
-        <extracomment>a user message longer than this (characters or lines) shows its start and an "expand" button instead of one screen-filling bubble Markdown as GitHub writes it, with raw HTML shown as text</extracomment>
+        <extracomment>a user message longer than this (characters or lines) shows its start and an "expand" button instead of one screen-filling bubble Markdown as GitHub writes it, with raw HTML shown as text a cited passage was clicked: (document id, passage id) for the viewer</extracomment>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="124" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="127" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="168" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="171" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="157" />
-        <location filename="../../desktop_app/ui/chat/message.py" line="170" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="160" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="173" />
         <source>Retry</source>
         <extracomment>Retry next to "Stopped" / "Cut off" / "Connection broke" (the last reply only)</extracomment>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="211" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="226" />
         <source>Show less</source>
         <translation>收起</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="213" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="228" />
         <source>Show all (%1 characters)</source>
         <translation>展开全文（共 %1 字）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="229" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="244" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="239" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="254" />
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="239" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="254" />
         <source>You stopped this reply; what came is kept.</source>
         <translation>您停止了这条回答；已收到的部分已保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="241" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="256" />
         <source>Cut off</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="242" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="257" />
         <source>The reply reached the model's length limit and was cut off.</source>
         <translation>回答达到了模型的长度上限，被截断了。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="245" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="260" />
         <source>Connection broke</source>
         <translation>连接中断</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="246" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="261" />
         <source>The connection broke during this reply; what came is kept.</source>
         <translation>回答过程中连接中断；已收到的部分已保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="271" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="286" />
         <source>Used %n memories</source>
         <translation><numerusform>用了 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="272" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="287" />
         <source>Memories recalled for this reply; click to see them</source>
         <translation>本次回答调取的记忆，点击查看</translation>
     </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="300" />
+        <source>Cited:</source>
+        <translation>引用：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/chat/message.py" line="300" />
+        <source>Sources given:</source>
+        <translation>提供的原文：</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/chat/message.py" line="278" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="315" />
         <source>Memory updated · %n</source>
         <translation><numerusform>记忆已更新 · %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/message.py" line="279" />
+        <location filename="../../desktop_app/ui/chat/message.py" line="316" />
         <source>What was learned from this turn; click to see it</source>
         <translation>本轮对话学到的内容，点击查看</translation>
     </message>
@@ -670,270 +1168,281 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NoteDetail</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="71" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="240" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="74" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="288" />
         <source>Memory</source>
+        <extracomment>"From 起诉状.pdf p. 3" was clicked: (document id, page)</extracomment>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="80" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="83" />
         <source>What should LexMem remember?</source>
         <translation>要让律记记住什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="90" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="93" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="92" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="95" />
         <source>e.g. 2024-07-15 (when it happened)</source>
         <translation>例如 2024-07-15（事情发生的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="94" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="98" />
         <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
         <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="97" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="99" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="104" />
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="107" />
         <source>Whose assertion this is</source>
         <translation>这是谁的说法</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="103" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="108" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="114" />
+        <source>Open the page this memory was drawn from</source>
+        <translation>打开这条记忆出自的那一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="120" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="106" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="121" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="107" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="122" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="108" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="123" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="112" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="127" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="115" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="130" />
         <source>Undo last change</source>
         <translation>撤销上次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="144" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="161" />
         <source>Keep this one</source>
         <translation>以此条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="163" />
         <source>This memory is right: the other is expired (kept in history)</source>
         <translation>这条记忆正确：另一条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="146" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="165" />
         <source>Keep the other</source>
         <translation>以另一条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="147" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="167" />
         <source>The other memory is right: this one is expired (kept in history)</source>
         <translation>另一条记忆正确：这条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="148" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="169" />
         <source>Keep both</source>
         <translation>两条都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="149" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="170" />
         <source>Both stay: the conflict is marked as settled</source>
         <translation>两条都保留，冲突标记为已处理</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="165" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="186" />
         <source>Keywords and context</source>
         <translation>关键词与背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="189" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="173" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="194" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="177" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="200" />
         <source>What the link means: proves, applies to, contradicts, adds to, replaces, related</source>
         <translation>关联的含义：证明、适用、矛盾、补充、取代、相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="185" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="210" />
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="190" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="215" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="198" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="261" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="223" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="277" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="316" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="199" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="224" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="201" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="226" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="203" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="227" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="275" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="230" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="242" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="292" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="242" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="292" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="249" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="300" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="250" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="301" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="261" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="316" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="264" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="320" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="321" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="293" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="349" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="316" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="377" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="415" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="421" />
+        <source>From %1</source>
+        <translation>出自 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="496" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="416" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="497" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="417" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="498" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="418" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="499" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="419" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="500" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="420" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="501" />
         <source>conflict</source>
         <translation>冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="426" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="507" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="427" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="508" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="428" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="509" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="429" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="510" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="430" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="511" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -941,59 +1450,59 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesTableModel</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="218" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="248" />
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="218" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="246" />
         <source>Content · most relevant first</source>
         <extracomment>ids of the shown scope's notes in an open conflict (a badge on their row) search results still in the engine's relevance order (no column sort applied)</extracomment>
         <translation>内容 · 按相关度排序</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="219" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="249" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="220" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="250" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="221" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="251" />
         <source>Recorded</source>
         <translation>记录于</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="282" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="317" />
         <source>Open conflict: contradicts a memory from another source</source>
         <translation>待处理冲突：与另一来源的记忆相矛盾</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="222" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="252" />
         <source>Updated</source>
         <translation>更新于</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="223" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="253" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="224" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="254" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="227" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="257" />
         <source>When the fact happened or takes effect (not when it was recorded)</source>
         <translation>事实发生或生效的日期（不是记录的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="231" />
-        <location filename="../../desktop_app/ui/notes/model.py" line="285" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="261" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="323" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
@@ -1001,160 +1510,171 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="73" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="77" />
         <source>Search memories (meaning, not just words)</source>
+        <extracomment>Import documents… (PDF, Word, images, text) for the case: the Documents tab does it open a document's page in the viewer: (document id, page)</extracomment>
         <translation>搜索记忆（按含义，不只是字面）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="81" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="87" />
         <source>All categories</source>
         <translation>全部类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="90" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="96" />
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="94" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="100" />
         <source>Global too</source>
         <translation>含全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="95" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="102" />
         <source>Also show global memories (preferences, reusable knowledge)</source>
         <translation>同时显示全局记忆（偏好、通用知识）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="103" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="112" />
         <source>Show only the memories in an open conflict (to settle by hand)</source>
         <translation>只显示存在待处理冲突的记忆（需要手动处理）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="111" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="121" />
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="114" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="124" />
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="125" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
         <source>Import and export</source>
         <translation>导入与导出</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="139" />
+        <source>Import documents…</source>
+        <translation>导入文件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="142" />
         <source>Import JSON Lines…</source>
         <translation>导入 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="130" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="146" />
         <source>Export JSON Lines…</source>
         <translation>导出 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="131" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="149" />
         <source>Export Markdown…</source>
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="134" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="648" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="153" />
+        <source>Evidence list (Word)…</source>
+        <translation>证据目录（Word）…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="157" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="796" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="158" />
         <source>Merge the second selected memory into the first</source>
         <translation>把选中的第二条记忆合并到第一条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="137" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="649" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="160" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="797" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="138" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="161" />
         <source>Link the two selected memories</source>
         <translation>关联选中的两条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="142" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="165" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="144" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="167" />
         <source>Add a memory by hand (Ctrl+Shift+M)</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="287" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="319" />
         <source>Conflicts %1</source>
         <translation>冲突 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="347" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="397" />
         <source>No match: no memory is about “%1”. Try other words, or clear the search.</source>
         <translation>无匹配：没有与“%1”相关的记忆。换个说法试试，或清除搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="354" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="405" />
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="357" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="408" />
         <source>No match</source>
         <translation>无匹配</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="357" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="410" />
         <source>%n matching memories, most relevant first</source>
         <translation><numerusform>%n 条匹配的记忆，按相关度排序</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="362" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="419" />
         <source>%n memories of this case and global</source>
         <translation><numerusform>本案及全局共 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="364" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="421" />
         <source>%n memories of this case</source>
         <translation><numerusform>本案 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="438" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
         <source>Marked as expired: %1</source>
         <translation>已设为失效：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="449" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="527" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="701" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="867" />
         <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
         <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="360" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="414" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="508" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="559" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="615" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="677" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="509" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="617" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -1163,17 +1683,17 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="632" />
         <source>Deleted: %1</source>
         <translation>已删除：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="650" />
         <source>The memory is deleted; its text still appears elsewhere in this case (for example in a chat message).</source>
         <translation>记忆已删除；它的文字仍出现在本案的其他地方（例如某条聊天消息中）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="555" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="673" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -1184,22 +1704,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="566" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="684" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="686" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="580" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="703" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="581" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="705" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -1210,60 +1730,94 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="599" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="731" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="614" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="749" />
         <source>Conflict settled.</source>
         <translation>冲突已处理。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="653" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="801" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="654" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="802" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="668" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="817" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="668" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="817" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="676" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="826" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="682" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="687" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="839" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="846" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="682" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="839" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="687" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="846" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="721" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="901" />
         <source>LexMem</source>
         <translation>律记</translation>
+    </message>
+</context>
+<context>
+    <name>PassageViewer</name>
+    <message>
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="128" />
+        <source>Document</source>
+        <extracomment>the page is rendered this wide (device pixels), enough to read a court document the page (pdf / image) with the passage's boxes painted, decoded and painted in the worker (QImage, unlike QPixmap, may be made off the UI thread); None for docx / text the page's width in the units of the passages' boxes (None: unknown) the passage to highlight (None: just the page)</extracomment>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="156" />
+        <source>Previous page</source>
+        <translation>上一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="157" />
+        <source>Next page</source>
+        <translation>下一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="162" />
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="228" />
+        <source>Page %1 of %2</source>
+        <translation>第 %1 页，共 %2 页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/documents/viewer.py" line="305" />
+        <source>The document could not be shown.</source>
+        <translation>无法显示这份文件。</translation>
     </message>
 </context>
 <context>
@@ -1279,12 +1833,12 @@ Remove the text from these backups too?</source>
         <translation>代理地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="43" />
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="44" />
         <source>Only if the proxy asks for one (kept in the keyring)</source>
         <translation>仅在代理要求时填写（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="44" />
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="48" />
         <source>Proxy password</source>
         <translation>代理密码</translation>
     </message>
@@ -1306,9 +1860,9 @@ Remove the text from these backups too?</source>
     <name>SettingsDialog</name>
     <message>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="48" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="454" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="469" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="463" />
         <location filename="../../desktop_app/ui/settings/dialog.py" line="480" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="491" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1559,83 +2113,83 @@ Remove the text from these backups too?</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="386" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="388" />
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="403" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="405" />
         <source>Connected. %n models available.</source>
         <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="405" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="407" />
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="428" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="431" />
         <source>The address is not well-formed: it should look like https://api.example.com/v1.</source>
         <translation>地址格式不对：应类似 https://api.example.com/v1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="429" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="433" />
         <source>Enter the name of the chat model.</source>
         <translation>请填写对话模型名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="430" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="435" />
         <source>Enter the name of the memory model (it may be the chat model).</source>
         <translation>请填写记忆模型名称（可与对话模型相同）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="481" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="492" />
         <source>The new language applies after LexMem restarts.</source>
         <translation>新语言将在律记重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="491" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="502" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="491" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="502" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="498" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="509" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="502" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="513" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="511" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="518" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="522" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="529" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="512" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="523" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="519" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="530" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="526" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="537" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="532" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="543" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
@@ -1670,8 +2224,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="79" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="249" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="449" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="254" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="454" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
@@ -1691,80 +2245,80 @@ Remove the text from these backups too?</source>
         <translation>显示已归档案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="102" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="354" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="380" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="107" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="359" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="385" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="104" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="109" />
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话 (Ctrl+N)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="109" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="114" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="114" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="119" />
         <source>CONVERSATIONS</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="142" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="147" />
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="147" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="152" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="149" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="154" />
         <source>Provider, memory, language, theme, backup (Ctrl+,)</source>
         <translation>服务商、记忆、语言、主题、备份 (Ctrl+,)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="154" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="159" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="158" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="163" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="187" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="192" />
         <source> (archived)</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="216" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="221" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="216" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="231" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="221" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="236" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="231" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="236" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="251" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="256" />
         <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="280" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="285" />
         <source>Delete “%1” for good?
 
 This erases from this computer, and from every backup (%2):
@@ -1783,45 +2337,45 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 此操作无法撤销。若只想保留案件并隐藏它，请改用归档。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="294" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="311" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="299" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="316" />
         <source>Delete case</source>
         <translation>删除案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="312" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
         <source>The case is deleted, but some of its text still appears in:
 %1</source>
         <translation>案件已删除，但以下位置仍含有它的部分文字：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="394" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="399" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="394" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="399" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="412" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="417" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="413" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="418" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="449" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="454" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="453" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="458" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1854,62 +2408,62 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
         <translation>本案 %1 条记忆 · 含全局 %2 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="91" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
         <source>Memories in effect (not expired or replaced): %1 in this case, %2 with the global ones (preferences, reusable knowledge).</source>
         <translation>有效记忆（未失效、未被取代）：本案 %1 条；加上全局记忆（偏好、通用知识）共 %2 条。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/status_bar.py" line="101" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="103" />
         <source>%n memory jobs pending</source>
         <translation><numerusform>%n 项记忆任务待处理</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="103" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="105" />
         <source>Memory work waiting for the model (runs when it is reachable)</source>
         <translation>等待模型的记忆任务（连上模型后自动运行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="111" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="113" />
         <source>No model connected</source>
         <translation>未连接模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="120" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="122" />
         <source>Model setup needs attention</source>
         <translation>模型设置需要检查</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="123" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="125" />
         <source>The model connection cannot work as set up: %1</source>
         <translation>按当前设置无法连接模型：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="128" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="132" />
         <source>Offline: the model endpoint is not reachable; memory work is queued</source>
         <translation>离线：无法连接模型服务，记忆任务已排队</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="130" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="134" />
         <source>Offline: no model connected; notes and graph still work</source>
         <translation>离线：未连接模型，记忆和图谱仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="137" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="141" />
         <source>Online</source>
         <translation>在线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="137" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="141" />
         <source>Model configured</source>
         <translation>已配置模型</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/status_bar.py" line="142" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="146" />
         <source>Check-up: %n to review</source>
         <translation><numerusform>记忆体检：%n 项待处理</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="144" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="148" />
         <source>The memory check-up proposes clean-ups; nothing changes until you accept</source>
         <translation>记忆体检只提出清理建议；在您接受之前不会做任何改动</translation>
     </message>
@@ -1925,147 +2479,147 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="114" />
+        <location filename="../../desktop_app/ui/texts.py" line="132" />
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="115" />
+        <location filename="../../desktop_app/ui/texts.py" line="133" />
         <source>Superseded</source>
         <translation>已取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="68" />
+        <location filename="../../desktop_app/ui/texts.py" line="86" />
         <source>from a conversation</source>
         <translation>来自对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="69" />
+        <location filename="../../desktop_app/ui/texts.py" line="87" />
         <source>added by hand</source>
         <translation>手动添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="70" />
+        <location filename="../../desktop_app/ui/texts.py" line="88" />
         <source>imported</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="96" />
+        <location filename="../../desktop_app/ui/texts.py" line="114" />
         <source>Memory added.</source>
         <translation>已添加记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="97" />
+        <location filename="../../desktop_app/ui/texts.py" line="115" />
         <source>Merged into an existing memory.</source>
         <translation>已合并到现有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="98" />
+        <location filename="../../desktop_app/ui/texts.py" line="116" />
         <source>Added; it replaces an older memory.</source>
         <translation>已添加，并取代了一条旧记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="99" />
+        <location filename="../../desktop_app/ui/texts.py" line="117" />
         <source>Added as history: a memory with a later date replaces it.</source>
         <translation>已作为历史记录添加：有日期更晚的记忆取代了它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="102" />
+        <location filename="../../desktop_app/ui/texts.py" line="120" />
         <source>Added; it contradicts a memory from another source. Settle it in Conflicts.</source>
         <translation>已添加；它与另一来源的记忆矛盾，请在“冲突”中处理。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="105" />
+        <location filename="../../desktop_app/ui/texts.py" line="123" />
         <source>Added and marked as a possible duplicate of an existing memory.</source>
         <translation>已添加，并标记为与已有记忆可能重复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="108" />
+        <location filename="../../desktop_app/ui/texts.py" line="126" />
         <source>That memory already exists.</source>
         <translation>这条记忆已存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="117" />
+        <location filename="../../desktop_app/ui/texts.py" line="135" />
         <source>Expired</source>
         <translation>已失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="149" />
+        <location filename="../../desktop_app/ui/texts.py" line="167" />
         <source>No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.</source>
         <translation>还没有连接模型服务。请打开设置，选择服务商（DeepSeek、OpenAI，或本机的 Ollama / LM Studio）并填写 API 密钥。不连接模型，记忆和图谱也能使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="153" />
+        <location filename="../../desktop_app/ui/texts.py" line="172" />
         <source>The API key was rejected. Check the key in Settings.</source>
         <translation>API 密钥被拒绝，请在设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="154" />
+        <location filename="../../desktop_app/ui/texts.py" line="175" />
         <source>The model does not exist on this endpoint. Pick another model in Settings.</source>
         <translation>该服务上没有这个模型，请在设置中选择其他模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="155" />
+        <location filename="../../desktop_app/ui/texts.py" line="178" />
         <source>The provider is rate limiting requests. Wait a moment, then retry.</source>
         <translation>请求过于频繁，请稍候再重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="156" />
+        <location filename="../../desktop_app/ui/texts.py" line="181" />
         <source>The model endpoint cannot be reached. Check the network or the base URL.</source>
         <translation>无法连接到模型服务，请检查网络或服务地址。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="157" />
+        <location filename="../../desktop_app/ui/texts.py" line="184" />
         <source>The proxy setting cannot be used. Check it in Settings, or choose “No proxy”.</source>
         <translation>代理设置无法使用。请在设置中检查，或选择“不使用代理”。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="158" />
+        <location filename="../../desktop_app/ui/texts.py" line="187" />
         <source>The connection to the model broke during the answer. What came is kept above; retry to get the whole answer.</source>
         <translation>回答过程中与模型的连接中断了。已收到的部分保留在上方；重试可获得完整回答。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="160" />
+        <location filename="../../desktop_app/ui/texts.py" line="191" />
         <source>The answer reached the model's length limit and was cut off. Retry, or ask for a shorter answer.</source>
         <translation>回答达到了模型的长度上限，被截断了。请重试，或要求更简短的回答。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="162" />
+        <location filename="../../desktop_app/ui/texts.py" line="195" />
         <source>This conversation is now longer than the model can read at once. Start a new chat; the case's memories come along.</source>
         <translation>这段对话已超出模型一次能读取的长度。请新建对话；本案的记忆会一并带上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="164" />
+        <location filename="../../desktop_app/ui/texts.py" line="199" />
         <source>The model endpoint refused this request. Retry, or check the model in Settings.</source>
         <translation>模型服务拒绝了这个请求。请重试，或在设置中检查模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="166" />
+        <location filename="../../desktop_app/ui/texts.py" line="203" />
         <source>The model sent an unusable answer. Try again.</source>
         <translation>模型返回了无法使用的结果，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="167" />
+        <location filename="../../desktop_app/ui/texts.py" line="206" />
         <source>The model call failed.</source>
         <translation>调用模型失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="168" />
+        <location filename="../../desktop_app/ui/texts.py" line="207" />
         <source>Reading or writing local data failed.</source>
         <translation>读写本地数据失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="175" />
+        <location filename="../../desktop_app/ui/texts.py" line="214" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="176" />
+        <location filename="../../desktop_app/ui/texts.py" line="215" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="177" />
+        <location filename="../../desktop_app/ui/texts.py" line="216" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -2073,18 +2627,18 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/timeline.py" line="61" />
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="63" />
         <source>No dated memories in this case yet.</source>
         <extracomment>categories drawn prominently (events, evidence, deadlines); others are shown lighter</extracomment>
         <translation>本案还没有带日期的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/timeline.py" line="66" />
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="68" />
         <source>no date named: the day it was recorded</source>
         <translation>未写明日期：按记录日排列</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/timeline.py" line="67" />
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="69" />
         <source>open conflict</source>
         <translation>待处理冲突</translation>
     </message>

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.chat.citations import CitedPassage, cited_in
 from desktop_app.ui import dialogs
 from desktop_app.ui.chat.reasoning_box import ReasoningDisclosure
 from desktop_app.ui.icons import icon
@@ -109,6 +110,8 @@ class MessageWidget(QFrame):
     copyRequested = Signal()
     retryRequested = Signal()
     memoriesRequested = Signal(object)  # list of note ids
+    #: a cited passage was clicked: (document id, passage id) for the viewer
+    passageRequested = Signal(str, str)
     learnedRequested = Signal(object)  # list of notes learned after this turn
 
     def __init__(self, role: str, text: str = "", parent: QWidget | None = None) -> None:
@@ -171,6 +174,18 @@ class MessageWidget(QFrame):
         self.retry_button.clicked.connect(self.retryRequested)
         self.footer.addWidget(self.copy_button)
         self.footer.addWidget(self.retry_button)
+        # the document passages the reply cites ("起诉状.pdf 第3页"), each opening the viewer
+        self.citations = QWidget()
+        self.citations_layout = QHBoxLayout(self.citations)
+        self.citations_layout.setContentsMargins(0, 0, 0, 0)
+        self.citations_layout.setSpacing(6)
+        self.citations_label = QLabel()
+        self.citations_label.setObjectName("Muted")
+        self.citations_layout.addWidget(self.citations_label)
+        self.citations_layout.addStretch(1)
+        self.citations.hide()
+        self.passage_chips: list[Chip] = []
+        outer.addWidget(self.citations)
         outer.addLayout(self.footer)
         self.retry_button.setVisible(False)
         self.copy_button.setVisible(role == "assistant")
@@ -271,6 +286,28 @@ class MessageWidget(QFrame):
         self.memory_chip.setText(self.tr("Used %n memories", "", n))
         self.memory_chip.setToolTip(self.tr("Memories recalled for this reply; click to see them"))
         self.memory_chip.setVisible(n > 0)
+
+    def set_passages(self, passages: Sequence[CitedPassage]) -> None:
+        """The document passages this reply was given: those its text cites, as chips that
+        open the viewer; when it cites none, all of them as the sources it had."""
+        for chip in self.passage_chips:
+            self.citations_layout.removeWidget(chip)
+            chip.deleteLater()
+        self.passage_chips = []
+        given = list(passages)
+        cited = cited_in(self.text(), given)
+        shown = cited or given
+        self.citations_label.setText(self.tr("Cited:") if cited else self.tr("Sources given:"))
+        for p in shown:
+            chip = Chip("notes", p.citation)
+            chip.setToolTip(plain_tooltip(" ".join(p.text.split())))
+            chip.setAccessibleName(p.citation)
+            chip.clicked.connect(
+                lambda _=False, d=p.document_id, i=p.passage_id: self.passageRequested.emit(d, i)
+            )
+            self.citations_layout.insertWidget(self.citations_layout.count() - 1, chip)
+            self.passage_chips.append(chip)
+        self.citations.setVisible(bool(shown))
 
     def set_learned(self, notes: Sequence[object]) -> None:
         self.learned = list(notes)

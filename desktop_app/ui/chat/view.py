@@ -66,6 +66,8 @@ class ChatView(QWidget):
     settingsRequested = Signal()
     newChatRequested = Signal()  # this conversation is too long for the model
     showNotesRequested = Signal(object)  # list of note ids
+    #: a cited passage was clicked: (document id, passage id)
+    passageRequested = Signal(str, str)
     conversationCreated = Signal(object)  # Conversation
     demoRequested = Signal()
     newCaseRequested = Signal()
@@ -210,9 +212,15 @@ class ChatView(QWidget):
         if conv is not None:
             self._load_token += 1
             token = self._load_token
+            controller = self.controller
+
+            def history(e: Any) -> tuple[list[Any], dict[str, list[Any]]]:
+                messages = e.list_messages(conv.id)
+                return messages, controller.cited_passages(messages)
+
             self.host.call(
-                lambda e: e.list_messages(conv.id),
-                lambda msgs: self._show_history(token, msgs),
+                history,
+                lambda r: self._show_history(token, *r),
                 lambda exc: self._add_error(exc),
                 name="list-messages",
             )
@@ -346,6 +354,7 @@ class ChatView(QWidget):
         if role == "assistant":
             w.retryRequested.connect(self.retry)
             w.memoriesRequested.connect(self._open_memories)
+            w.passageRequested.connect(self.passageRequested)
             w.learnedRequested.connect(self._open_learned)
         self._append(w)
         self._update_retry_buttons()
@@ -370,7 +379,9 @@ class ChatView(QWidget):
         elif action == "new_chat":
             self.newChatRequested.emit()
 
-    def _show_history(self, token: int, messages: list[Any]) -> None:
+    def _show_history(
+        self, token: int, messages: list[Any], passages: dict[str, list[Any]] | None = None
+    ) -> None:
         if token != self._load_token:
             return
         self._clear_messages()
@@ -378,6 +389,7 @@ class ChatView(QWidget):
             w = self._add_message(m.role, m.content)
             if m.role == "assistant":
                 w.set_injected(list(m.injected_note_ids or ()))
+                w.set_passages((passages or {}).get(m.id, []))
                 w.set_status(m.status)
         self._update_retry_buttons()
         self._refresh_chrome()
@@ -541,6 +553,7 @@ class ChatView(QWidget):
         turn.widget.set_reasoning(outcome.reasoning)
         turn.widget.set_text(outcome.reply)
         turn.widget.set_injected([n.id for n in outcome.prepared.injected])
+        turn.widget.set_passages(outcome.prepared.passages)
         turn.widget.set_status(outcome.status)
         if outcome.error is not None:
             self._add_error(outcome.error)

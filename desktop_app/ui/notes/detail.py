@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.ui import texts
+from desktop_app.ui.documents.wording import citation_text
 from desktop_app.ui.icons import icon
 from desktop_app.ui.notes.model import _fmt_date
 from desktop_app.ui.safe_text import plain_tooltip
@@ -45,6 +46,8 @@ class NoteDetail(QFrame):
     deleteRequested = Signal(str)
     unlinkRequested = Signal(str, str)  # src, dst
     openNoteRequested = Signal(str)
+    #: "From 起诉状.pdf p. 3" was clicked: (document id, page)
+    openDocumentRequested = Signal(str, int)
     resolveConflictRequested = Signal(str, str, str)  # note, other note, keep ("both" or an id)
     linkTypeRequested = Signal(str, str, str)  # src, dst, type (证明 / 适用 / …)
 
@@ -101,6 +104,16 @@ class NoteDetail(QFrame):
             self.source_kind.addItem(label, value)
         self.source_kind.setToolTip(self.tr("Whose assertion this is"))
         form.addRow(self.tr("Source"), self.source_kind)
+        # a note drawn from an imported document: where, and a click opens the page
+        self.from_document = QPushButton()
+        self.from_document.setObjectName("LinkButton")
+        self.from_document.setFlat(True)
+        self.from_document.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.from_document.setToolTip(self.tr("Open the page this memory was drawn from"))
+        self.from_document.clicked.connect(self._open_document)
+        self.from_document.hide()
+        self._document: tuple[str, int] | None = None
+        form.addRow("", self.from_document)
         self.tags = QLineEdit()
         self.tags.setPlaceholderText(self.tr("comma-separated"))
         form.addRow(self.tr("Tags"), self.tags)
@@ -215,10 +228,18 @@ class NoteDetail(QFrame):
         return label
 
     # -- showing ---------------------------------------------------------------------------
-    def show_note(self, note: Any, links: list[Any] | None = None, history: list[Any] | None = None,
-                  others: dict[str, Any] | None = None) -> None:
-        """Show a note; ``others``: the linked notes by id (their text, source and status)."""
+    def show_note(
+        self,
+        note: Any,
+        links: list[Any] | None = None,
+        history: list[Any] | None = None,
+        others: dict[str, Any] | None = None,
+        document: tuple[str, str, str, int] | None = None,
+    ) -> None:
+        """Show a note; ``others``: the linked notes by id (their text, source and status);
+        ``document``: (id, name, kind, page) of the document it was drawn from, if any."""
         self.note = note
+        self._show_document(document if note is not None else None)
         enabled = note is not None
         for w in (self.content, self.category, self.tags, self.pinned, self.save_button, self.undo_button,
                   self.expire_button, self.delete_button, self.links, self.event_date, self.source_kind):
@@ -345,6 +366,22 @@ class NoteDetail(QFrame):
         self.undo_button.setEnabled(self.note is not None and len(entries) > 1)
 
     # -- actions ---------------------------------------------------------------------------
+    def _show_document(self, document: tuple[str, str, str, int] | None) -> None:
+        if document is None:
+            self._document = None
+            self.from_document.hide()
+            return
+        doc_id, name, kind, page = document
+        self._document = (doc_id, page)
+        self.from_document.setText(
+            self.tr("From %1").replace("%1", citation_text(name, kind, page))
+        )
+        self.from_document.show()
+
+    def _open_document(self) -> None:
+        if self._document is not None:
+            self.openDocumentRequested.emit(*self._document)
+
     def _save(self) -> None:
         if self.note is None:
             return

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -43,6 +42,7 @@ from desktop_app.ui.notes.model import (
     NotesTableModel,
 )
 from desktop_app.ui.notes.timeline import TimelineView
+from desktop_app.ui.tables import row_table
 from desktop_app.ui.theme import tokens
 from desktop_app.ui.undo_bar import UndoBar
 
@@ -53,6 +53,10 @@ SEARCH_DEBOUNCE_MS = 300
 
 class NotesView(QWidget):
     statusMessage = Signal(str)
+    #: Import documents… (PDF, Word, images, text) for the case: the Documents tab does it
+    importDocumentsRequested = Signal()
+    #: open a document's page in the viewer: (document id, page)
+    openDocumentRequested = Signal(str, int)
 
     def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,10 +129,23 @@ class NotesView(QWidget):
         self.more.setToolTip(self.tr("Import and export"))
         self.more.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self)
-        self.act_import = menu.addAction(icon("import"), self.tr("Import JSON Lines…"), self.import_jsonl)
+        self.act_import_documents = menu.addAction(
+            icon("import"), self.tr("Import documents…"), self.importDocumentsRequested.emit
+        )
+        self.act_import = menu.addAction(
+            icon("import"), self.tr("Import JSON Lines…"), self.import_jsonl
+        )
         menu.addSeparator()
-        self.act_export_jsonl = menu.addAction(icon("export"), self.tr("Export JSON Lines…"), self.export_jsonl)
-        self.act_export_md = menu.addAction(icon("export"), self.tr("Export Markdown…"), self.export_markdown)
+        self.act_export_jsonl = menu.addAction(
+            icon("export"), self.tr("Export JSON Lines…"), self.export_jsonl
+        )
+        self.act_export_md = menu.addAction(
+            icon("export"), self.tr("Export Markdown…"), self.export_markdown
+        )
+        menu.addSeparator()
+        self.act_evidence = menu.addAction(
+            icon("export"), self.tr("Evidence list (Word)…"), self.open_evidence_list
+        )
         self.more.setMenu(menu)
         bar.addWidget(self.more)
         self.merge_button = QPushButton(icon("merge"), self.tr("Merge"))
@@ -147,20 +164,11 @@ class NotesView(QWidget):
         lay.addLayout(bar)
 
         self.model = NotesTableModel(host, self)
-        self.table = QTableView()
+        self.table = row_table(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(COL_CREATED, Qt.SortOrder.DescendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(32)
         header = self.table.horizontalHeader()
-        header.setHighlightSections(False)
         header.setSectionResizeMode(COL_PIN, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(COL_PIN, 30)
         header.setSectionResizeMode(COL_CONTENT, QHeaderView.ResizeMode.Stretch)
@@ -240,6 +248,7 @@ class NotesView(QWidget):
         self.detail.openNoteRequested.connect(self.select_note)
         self.detail.resolveConflictRequested.connect(self._resolve_conflict)
         self.detail.linkTypeRequested.connect(self._set_link_type)
+        self.detail.openDocumentRequested.connect(self.openDocumentRequested)
         host.operationDidExecute.connect(self._operation_executed)
         host.stateChanged.connect(lambda state: state == "ready" and self.apply_filters())
         self._update_actions()
@@ -403,12 +412,12 @@ class NotesView(QWidget):
         self._detail_token += 1
         token = self._detail_token
 
-        def fetch(e: Any) -> tuple[Any, list[Any], list[Any], dict[str, Any]]:
+        def fetch(e: Any) -> tuple[Any, list[Any], list[Any], dict[str, Any], Any]:
             note = e.get_note(note_id)
             links = e.links_of(note_id)
             history = e.note_history(note_id)
             others = {n.id: n for n in e.notes_by_ids([link.dst for link in links])}
-            return note, links, history, others
+            return note, links, history, others, _drawn_from(e, note)
 
         self.host.call(
             fetch,
@@ -417,9 +426,17 @@ class NotesView(QWidget):
             name="note-detail",
         )
 
-    def _show_detail(self, token: int, note: Any, links: list[Any], history: list[Any], others: dict[str, Any]) -> None:
+    def _show_detail(
+        self,
+        token: int,
+        note: Any,
+        links: list[Any],
+        history: list[Any],
+        others: dict[str, Any],
+        document: Any = None,
+    ) -> None:
         if token == self._detail_token:
-            self.detail.show_note(note, links, history, others)
+            self.detail.show_note(note, links, history, others, document)
 
     # -- editing ---------------------------------------------------------------------------
     def _save(self, note_id: str, changes: dict[str, Any]) -> None:
@@ -706,6 +723,17 @@ class NotesView(QWidget):
 
         self.host.call(export, done, self._error, name="export")
 
+    def open_evidence_list(self) -> None:
+        """证据目录: arrange the case's evidence and export it as a Word document."""
+        if self.case_id is None:
+            return
+        from desktop_app.ui.evidence import EvidenceDialog
+
+        dialog = EvidenceDialog(self.host, self.case_id, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        self.evidence_dialog = dialog
+
     # -- misc ------------------------------------------------------------------------------
     def _update_actions(self) -> None:
         ready = self.host.engine is not None or self.host.state == "loading"
@@ -715,10 +743,27 @@ class NotesView(QWidget):
         self.add_button.setEnabled(ready)
         self.act_export_jsonl.setEnabled(self.case_id is not None)
         self.act_export_md.setEnabled(self.case_id is not None)
+        self.act_evidence.setEnabled(self.case_id is not None)
+        self.act_import_documents.setEnabled(self.case_id is not None)
 
     def _error(self, exc: BaseException) -> None:
         log.warning("notes: %r", exc)
         dialogs.error(self, self.tr("LexMem"), getattr(exc, "user_message", None) or str(exc))
+
+
+def _drawn_from(engine: Any, note: Any) -> tuple[str, str, str, int] | None:
+    """(worker) (document id, name, kind, page) of the document a note was drawn from, while
+    that document exists."""
+    from desktop_app.memory import DocumentNotFoundError, parse_document_source
+
+    where = parse_document_source(getattr(note, "source", None))
+    if where is None:
+        return None
+    try:
+        doc = engine.get_document(where[0])
+    except DocumentNotFoundError:
+        return None
+    return doc.id, doc.name, doc.kind, where[1]
 
 
 def _preview(text: str, limit: int = 40) -> str:

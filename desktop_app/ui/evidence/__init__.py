@@ -1,0 +1,6 @@
+"""证据目录 (evidence list): arrange a case's evidence and export it as a Word document."""
+
+from desktop_app.ui.evidence.dialog import EvidenceDialog
+from desktop_app.ui.evidence.model import EvidenceListModel
+
+__all__ = ["EvidenceDialog", "EvidenceListModel"]
