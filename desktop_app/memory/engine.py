@@ -819,11 +819,14 @@ class MemoryEngine:
         case = self.get_case(case_id) if case_id is not None else None
         return write_jsonl(Path(path), case, self.list_notes(case_id))
 
-    def export_markdown(self, path: str | os.PathLike[str], case_id: str | None) -> int:
+    def export_markdown(
+        self, path: str | os.PathLike[str], case_id: str | None, language: str = "zh_CN"
+    ) -> int:
+        """A readable export, its own words in ``language`` ("zh_CN" or "en")."""
         from desktop_app.memory.io import write_markdown
 
         case = self.get_case(case_id) if case_id is not None else None
-        return write_markdown(Path(path), case, self.list_notes(case_id))
+        return write_markdown(Path(path), case, self.list_notes(case_id), language)
 
     # ========================================================================= misc
 

@@ -3,12 +3,12 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="30" />
+        <location filename="../../desktop_app/ui/about.py" line="31" />
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="52" />
+        <location filename="../../desktop_app/ui/about.py" line="53" />
         <source>Qt is used under the LGPL v3. Licences of all bundled components:</source>
         <translation>Qt 依据 LGPL v3 使用。所有随附组件的许可证：</translation>
     </message>
@@ -43,7 +43,7 @@
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/add_dialog.py" line="44" />
-        <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
+        <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or July 15, 2024</source>
         <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
     </message>
     <message>
@@ -225,12 +225,12 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>Crash</name>
     <message>
-        <location filename="../../desktop_app/ui/excepthook.py" line="58" />
+        <location filename="../../desktop_app/ui/excepthook.py" line="60" />
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/excepthook.py" line="27" />
+        <location filename="../../desktop_app/ui/excepthook.py" line="29" />
         <source>Something unexpected went wrong. Your data is safe; the details were written to the log file.</source>
         <extracomment>tests turn this off; offscreen runs never block on a dialog either</extracomment>
         <translation>发生了意外错误。您的数据是安全的，详细信息已写入日志文件。</translation>
@@ -258,69 +258,107 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>GraphControls</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="62" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="51" />
         <source>Search notes…</source>
         <translation>搜索图谱中的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="77" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="66" />
         <source>Show or hide this category</source>
         <translation>显示或隐藏此类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="83" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="72" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="84" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="73" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="87" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="76" />
         <source>Whole map</source>
         <translation>全图</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="88" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="77" />
         <source>Focus: 1 hop</source>
         <translation>聚焦：1 跳</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="89" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="78" />
         <source>Focus: 2 hops</source>
         <translation>聚焦：2 跳</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="90" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="79" />
         <source>Show only the selected note's neighbourhood</source>
         <translation>只显示所选记忆的相邻记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="96" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="85" />
         <source>Size: links</source>
         <translation>大小：按关联数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="97" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="86" />
         <source>Size: retrievals</source>
         <translation>大小：按调取次数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="102" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="91" />
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="103" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="92" />
         <source>Re-layout</source>
         <translation>重新布局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="105" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="94" />
         <source>Export</source>
         <translation>导出</translation>
+    </message>
+</context>
+<context>
+    <name>GraphDetail</name>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="31" />
+        <source>Open conflict</source>
+        <translation>有冲突</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="77" />
+        <source>%1 links · recalled %2 times</source>
+        <translation>%1 条关联 · 被召回 %2 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="89" />
+        <source>Keywords</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="90" />
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="91" />
+        <source>Context</source>
+        <translation>背景</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="92" />
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="104" />
+        <source>Double-click the note on the map to edit it.</source>
+        <translation>在图上双击该记忆即可编辑。</translation>
     </message>
 </context>
 <context>
@@ -355,6 +393,116 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
     </message>
 </context>
 <context>
+    <name>History</name>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="47" />
+        <source>Edited by hand</source>
+        <translation>手动修改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="48" />
+        <source>Refined as new memories came in</source>
+        <translation>随新记忆自动完善</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="49" />
+        <source>A newer wording was merged in</source>
+        <translation>并入了更新的表述</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="50" />
+        <source>Organised by the model</source>
+        <translation>由模型整理</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="51" />
+        <source>Changed on import</source>
+        <translation>导入时修改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="52" />
+        <location filename="../../desktop_app/ui/history_text.py" line="61" />
+        <source>Changed</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="54" />
+        <source>Recorded this memory</source>
+        <translation>记下了这条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="55" />
+        <source>Undid the last change</source>
+        <translation>撤销了上一次修改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="56" />
+        <source>Replaced by a newer memory</source>
+        <translation>被更新的记忆取代</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="57" />
+        <location filename="../../desktop_app/ui/history_text.py" line="58" />
+        <source>Expired</source>
+        <translation>已失效</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="59" />
+        <source>Restored</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="60" />
+        <source>Conflict settled</source>
+        <translation>冲突已处理</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="95" />
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="97" />
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="99" />
+        <source>Event date</source>
+        <translation>事件日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="101" />
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="103" />
+        <source>Pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="103" />
+        <source>Unpinned</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="105" />
+        <source>Keywords</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="107" />
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="109" />
+        <source>Background note rewritten</source>
+        <translation>背景说明已改写</translation>
+    </message>
+</context>
+<context>
     <name>Links</name>
     <message>
         <location filename="../../desktop_app/ui/safe_text.py" line="51" />
@@ -375,37 +523,37 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="49" />
+        <location filename="../../desktop_app/ui/main_window.py" line="48" />
         <source>Chat</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="50" />
+        <location filename="../../desktop_app/ui/main_window.py" line="49" />
         <source>Notes</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="51" />
+        <location filename="../../desktop_app/ui/main_window.py" line="50" />
         <source>Graph</source>
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="99" />
+        <location filename="../../desktop_app/ui/main_window.py" line="98" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="110" />
+        <location filename="../../desktop_app/ui/main_window.py" line="109" />
         <source>About LexMem</source>
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="122" />
-        <source>The memory library could not be opened: %1</source>
-        <translation>无法打开记忆库：%1</translation>
+        <location filename="../../desktop_app/ui/main_window.py" line="123" />
+        <source>The memory library could not be opened. The details are in the log file.</source>
+        <translation>无法打开记忆库，详情已写入日志文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="137" />
+        <location filename="../../desktop_app/ui/main_window.py" line="138" />
         <source>%1
 
 Restore the backup of %2? The damaged file is kept aside.</source>
@@ -414,27 +562,27 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="146" />
+        <location filename="../../desktop_app/ui/main_window.py" line="147" />
         <source>Restored the backup of %1.</source>
         <translation>已恢复 %1 的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="192" />
+        <location filename="../../desktop_app/ui/main_window.py" line="193" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="195" />
+        <location filename="../../desktop_app/ui/main_window.py" line="196" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="200" />
+        <location filename="../../desktop_app/ui/main_window.py" line="201" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="216" />
+        <location filename="../../desktop_app/ui/main_window.py" line="217" />
         <source>Choose a case to check its memory</source>
         <translation>请先选择一个案件再做记忆体检</translation>
     </message>
@@ -670,272 +818,247 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NoteDetail</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="71" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="240" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="70" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="239" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="80" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="79" />
         <source>What should LexMem remember?</source>
         <translation>要让律记记住什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="90" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="89" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="92" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="91" />
         <source>e.g. 2024-07-15 (when it happened)</source>
         <translation>例如 2024-07-15（事情发生的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="94" />
-        <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="93" />
+        <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or July 15, 2024</source>
         <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="97" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="96" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="99" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="98" />
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="101" />
         <source>Whose assertion this is</source>
         <translation>这是谁的说法</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="103" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="104" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="106" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="107" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="106" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="108" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="107" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="112" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="111" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="115" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="114" />
         <source>Undo last change</source>
         <translation>撤销上次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="144" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="143" />
         <source>Keep this one</source>
         <translation>以此条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="144" />
         <source>This memory is right: the other is expired (kept in history)</source>
         <translation>这条记忆正确：另一条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="146" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
         <source>Keep the other</source>
         <translation>以另一条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="147" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="146" />
         <source>The other memory is right: this one is expired (kept in history)</source>
         <translation>另一条记忆正确：这条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="148" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="147" />
         <source>Keep both</source>
         <translation>两条都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="149" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="148" />
         <source>Both stay: the conflict is marked as settled</source>
         <translation>两条都保留，冲突标记为已处理</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="165" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="164" />
         <source>Keywords and context</source>
         <translation>关键词与背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="168" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="167" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="173" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="172" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="177" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="176" />
         <source>What the link means: proves, applies to, contradicts, adds to, replaces, related</source>
         <translation>关联的含义：证明、适用、矛盾、补充、取代、相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="185" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="190" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="189" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="198" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="261" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="197" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="228" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="260" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="199" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="198" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="201" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="200" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="203" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="202" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="227" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="226" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="230" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="242" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="242" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="249" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="248" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="250" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="249" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="261" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="260" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="264" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="263" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="264" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="293" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="292" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="316" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="315" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="415" />
+        <location filename="../../desktop_app/ui/texts.py" line="74" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="416" />
+        <location filename="../../desktop_app/ui/texts.py" line="75" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="417" />
+        <location filename="../../desktop_app/ui/texts.py" line="76" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="418" />
+        <location filename="../../desktop_app/ui/texts.py" line="77" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="419" />
+        <location filename="../../desktop_app/ui/texts.py" line="78" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="420" />
+        <location filename="../../desktop_app/ui/texts.py" line="79" />
         <source>conflict</source>
         <translation>冲突</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="426" />
-        <source>you</source>
-        <translation>我</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="427" />
-        <source>note construction</source>
-        <translation>笔记构建</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="428" />
-        <source>memory evolution</source>
-        <translation>记忆演化</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="429" />
-        <source>memory decision</source>
-        <translation>记忆决策</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="430" />
-        <source>import</source>
-        <translation>导入</translation>
     </message>
 </context>
 <context>
@@ -1138,7 +1261,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="701" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="703" />
         <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
         <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
     </message>
@@ -1261,7 +1384,7 @@ Remove the text from these backups too?</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="721" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="723" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1290,6 +1413,19 @@ Remove the text from these backups too?</source>
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/i18n.py" line="37" />
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/i18n.py" line="38" />
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
     <name>ReasoningDisclosure</name>
     <message>
         <location filename="../../desktop_app/ui/chat/reasoning_box.py" line="30" />
@@ -1306,9 +1442,9 @@ Remove the text from these backups too?</source>
     <name>SettingsDialog</name>
     <message>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="48" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="454" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="469" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="480" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="456" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="471" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="482" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1469,173 +1605,173 @@ Remove the text from these backups too?</source>
         <translation>重复相似度</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="202" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="204" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="205" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="207" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="206" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="208" />
         <source>A new language applies after a restart.</source>
         <translation>更改语言后需重启生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="210" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="212" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="211" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="213" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="212" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="214" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="213" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="215" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="219" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="221" />
         <source>Data folder:</source>
         <translation>数据文件夹：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="225" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="227" />
         <source>Open data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="235" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="237" />
         <source>A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder).</source>
         <translation>备份是数据库的一致性副本。恢复会替换当前全部记忆和对话（会在备份文件夹中保留一份安全副本）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="242" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="244" />
         <source>Back up now…</source>
         <translation>立即备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="244" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="246" />
         <source>Restore from backup…</source>
         <translation>从备份恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="256" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="258" />
         <source>About LexMem…</source>
         <translation>关于律记…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="360" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="362" />
         <source>Not needed for this provider</source>
         <translation>该服务商无需密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="363" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="365" />
         <source>•••••••• saved in the system keyring — type to replace</source>
         <translation>•••••••• 已保存在系统密钥库 — 输入新密钥可替换</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="366" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
         <source>Paste your API key</source>
         <translation>粘贴您的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="370" />
         <source>The key is stored only in the system keyring, never in a file.</source>
         <translation>密钥只保存在系统密钥库中，绝不写入文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="371" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="373" />
         <source>No system keyring is available: the key is kept for this session only.</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="386" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="388" />
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="403" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="405" />
         <source>Connected. %n models available.</source>
         <translation><numerusform>连接成功，共 %n 个可用模型。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="405" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="407" />
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="428" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="430" />
         <source>The address is not well-formed: it should look like https://api.example.com/v1.</source>
         <translation>地址格式不对：应类似 https://api.example.com/v1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="429" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="431" />
         <source>Enter the name of the chat model.</source>
         <translation>请填写对话模型名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="430" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="432" />
         <source>Enter the name of the memory model (it may be the chat model).</source>
         <translation>请填写记忆模型名称（可与对话模型相同）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="481" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="483" />
         <source>The new language applies after LexMem restarts.</source>
         <translation>新语言将在律记重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="491" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="493" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="491" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="493" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="498" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="500" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="502" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="504" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="511" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="518" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="513" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="520" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="512" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="514" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="519" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="521" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="526" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="528" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="532" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="534" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
@@ -1643,14 +1779,9 @@ Remove the text from these backups too?</source>
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="54" />
-        <source>LexMem 律记</source>
-        <extracomment>the user asked for the current case's memory check-up (记忆体检)</extracomment>
-        <translation>律记 LexMem</translation>
-    </message>
-    <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="61" />
         <source>CASE</source>
+        <extracomment>the user asked for the current case's memory check-up (记忆体检)</extracomment>
         <translation>案件</translation>
     </message>
     <message>
@@ -1829,7 +1960,7 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 <context>
     <name>Startup</name>
     <message>
-        <location filename="../../desktop_app/ui/app.py" line="121" />
+        <location filename="../../desktop_app/ui/app.py" line="122" />
         <source>LexMem is already running with this data folder. Switch to the open window, or close it first.</source>
         <extracomment>set by the start-up test and benchmark: at the main window's first paint print one line, ``first-paint {"engine": &lt;state&gt;, "heavy_modules_loaded": [...]}``, then ``engine-ready`` (or ``engine-failed``) once the engine has opened in the background what must not be imported before the window shows (each costs a noticeable part of a second) the engine opens at the first paint; this is the latest it waits (a window never painted)</extracomment>
         <translation>律记已在使用这个数据文件夹。请切换到已打开的窗口，或先将其关闭。</translation>
@@ -1925,149 +2056,160 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="114" />
+        <location filename="../../desktop_app/ui/texts.py" line="132" />
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="115" />
+        <location filename="../../desktop_app/ui/texts.py" line="133" />
         <source>Superseded</source>
         <translation>已取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="68" />
+        <location filename="../../desktop_app/ui/texts.py" line="86" />
         <source>from a conversation</source>
         <translation>来自对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="69" />
+        <location filename="../../desktop_app/ui/texts.py" line="87" />
         <source>added by hand</source>
         <translation>手动添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="70" />
+        <location filename="../../desktop_app/ui/texts.py" line="88" />
         <source>imported</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="96" />
+        <location filename="../../desktop_app/ui/texts.py" line="114" />
         <source>Memory added.</source>
         <translation>已添加记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="97" />
+        <location filename="../../desktop_app/ui/texts.py" line="115" />
         <source>Merged into an existing memory.</source>
         <translation>已合并到现有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="98" />
+        <location filename="../../desktop_app/ui/texts.py" line="116" />
         <source>Added; it replaces an older memory.</source>
         <translation>已添加，并取代了一条旧记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="99" />
+        <location filename="../../desktop_app/ui/texts.py" line="117" />
         <source>Added as history: a memory with a later date replaces it.</source>
         <translation>已作为历史记录添加：有日期更晚的记忆取代了它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="102" />
+        <location filename="../../desktop_app/ui/texts.py" line="120" />
         <source>Added; it contradicts a memory from another source. Settle it in Conflicts.</source>
         <translation>已添加；它与另一来源的记忆矛盾，请在“冲突”中处理。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="105" />
+        <location filename="../../desktop_app/ui/texts.py" line="123" />
         <source>Added and marked as a possible duplicate of an existing memory.</source>
         <translation>已添加，并标记为与已有记忆可能重复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="108" />
+        <location filename="../../desktop_app/ui/texts.py" line="126" />
         <source>That memory already exists.</source>
         <translation>这条记忆已存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="117" />
+        <location filename="../../desktop_app/ui/texts.py" line="135" />
         <source>Expired</source>
         <translation>已失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="149" />
+        <location filename="../../desktop_app/ui/texts.py" line="153" />
+        <source>Something went wrong. The details are in the log file.</source>
+        <translation>出了点问题，详情已写入日志文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="172" />
         <source>No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.</source>
         <translation>还没有连接模型服务。请打开设置，选择服务商（DeepSeek、OpenAI，或本机的 Ollama / LM Studio）并填写 API 密钥。不连接模型，记忆和图谱也能使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="153" />
+        <location filename="../../desktop_app/ui/texts.py" line="176" />
         <source>The API key was rejected. Check the key in Settings.</source>
         <translation>API 密钥被拒绝，请在设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="154" />
+        <location filename="../../desktop_app/ui/texts.py" line="177" />
         <source>The model does not exist on this endpoint. Pick another model in Settings.</source>
         <translation>该服务上没有这个模型，请在设置中选择其他模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="155" />
+        <location filename="../../desktop_app/ui/texts.py" line="178" />
         <source>The provider is rate limiting requests. Wait a moment, then retry.</source>
         <translation>请求过于频繁，请稍候再重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="156" />
+        <location filename="../../desktop_app/ui/texts.py" line="179" />
         <source>The model endpoint cannot be reached. Check the network or the base URL.</source>
         <translation>无法连接到模型服务，请检查网络或服务地址。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="157" />
+        <location filename="../../desktop_app/ui/texts.py" line="180" />
         <source>The proxy setting cannot be used. Check it in Settings, or choose “No proxy”.</source>
         <translation>代理设置无法使用。请在设置中检查，或选择“不使用代理”。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="158" />
+        <location filename="../../desktop_app/ui/texts.py" line="181" />
         <source>The connection to the model broke during the answer. What came is kept above; retry to get the whole answer.</source>
         <translation>回答过程中与模型的连接中断了。已收到的部分保留在上方；重试可获得完整回答。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="160" />
+        <location filename="../../desktop_app/ui/texts.py" line="183" />
         <source>The answer reached the model's length limit and was cut off. Retry, or ask for a shorter answer.</source>
         <translation>回答达到了模型的长度上限，被截断了。请重试，或要求更简短的回答。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="162" />
+        <location filename="../../desktop_app/ui/texts.py" line="185" />
         <source>This conversation is now longer than the model can read at once. Start a new chat; the case's memories come along.</source>
         <translation>这段对话已超出模型一次能读取的长度。请新建对话；本案的记忆会一并带上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="164" />
+        <location filename="../../desktop_app/ui/texts.py" line="187" />
         <source>The model endpoint refused this request. Retry, or check the model in Settings.</source>
         <translation>模型服务拒绝了这个请求。请重试，或在设置中检查模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="166" />
+        <location filename="../../desktop_app/ui/texts.py" line="189" />
         <source>The model sent an unusable answer. Try again.</source>
         <translation>模型返回了无法使用的结果，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="167" />
+        <location filename="../../desktop_app/ui/texts.py" line="190" />
         <source>The model call failed.</source>
         <translation>调用模型失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="168" />
+        <location filename="../../desktop_app/ui/texts.py" line="191" />
         <source>Reading or writing local data failed.</source>
         <translation>读写本地数据失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="175" />
+        <location filename="../../desktop_app/ui/texts.py" line="198" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="176" />
+        <location filename="../../desktop_app/ui/texts.py" line="199" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="177" />
+        <location filename="../../desktop_app/ui/texts.py" line="200" />
         <source>New chat</source>
         <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/i18n.py" line="74" />
+        <location filename="../../desktop_app/ui/texts.py" line="21" />
+        <source>LexMem</source>
+        <translation>律记</translation>
     </message>
 </context>
 <context>

@@ -234,7 +234,7 @@ class ChatView(QWidget):
             self._banner(self.tr("Loading the memory library…"), [])
         elif self.host.state == "failed":
             self._banner(
-                getattr(self.host.error, "user_message", None) or self.tr("The memory library could not be opened."),
+                texts.in_ui_language(getattr(self.host.error, "user_message", None) or "") or self.tr("The memory library could not be opened."),
                 [],
             )
         elif ready and self.case_id is None:

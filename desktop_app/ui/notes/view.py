@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.ui import dialogs, texts
+from desktop_app.ui import dialogs, i18n, texts
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
 from desktop_app.ui.notes.add_dialog import AddNoteDialog
@@ -690,8 +690,10 @@ class NotesView(QWidget):
 
     def export_to(self, path: str, kind: str) -> None:
         case_id = self.case_id
+        language = i18n.current()  # the file speaks the interface's language
+
         def export(e: Any) -> tuple[int, int]:
-            n = e.export_jsonl(path, case_id) if kind == "jsonl" else e.export_markdown(path, case_id)
+            n = e.export_jsonl(path, case_id) if kind == "jsonl" else e.export_markdown(path, case_id, language)
             return int(n or 0), e.count_notes(case_id, False, "active")
 
         def done(counts: tuple[int, int]) -> None:
@@ -718,7 +720,7 @@ class NotesView(QWidget):
 
     def _error(self, exc: BaseException) -> None:
         log.warning("notes: %r", exc)
-        dialogs.error(self, self.tr("LexMem"), getattr(exc, "user_message", None) or str(exc))
+        dialogs.error(self, self.tr("LexMem"), texts.error_text(exc))
 
 
 def _preview(text: str, limit: int = 40) -> str:
