@@ -26,7 +26,7 @@ from desktop_app.core.paths import (
     use_private_umask,
 )
 from desktop_app.core.settings import load_settings
-from desktop_app.ui import excepthook, i18n, platform_check, texts, theme
+from desktop_app.ui import excepthook, i18n, platform_check, restart, texts, theme
 from desktop_app.ui.single_instance import DataFolderLock
 
 log = logging.getLogger(__name__)
@@ -163,3 +163,4 @@ def run(args: Namespace) -> int:
         host.close()
         lock.release()
         log.info("LexMem stopped")
+        restart.relaunch_if_requested()  # after the release: the new process takes the lock

@@ -256,6 +256,20 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
     </message>
 </context>
 <context>
+    <name>Dialogs</name>
+    <message>
+        <location filename="../../desktop_app/ui/dialogs.py" line="52" />
+        <source>Restart now</source>
+        <extracomment>room a window title needs beside its text: the icon and the close / maximise buttons</extracomment>
+        <translation>立即重启</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/dialogs.py" line="55" />
+        <source>Later</source>
+        <translation>稍后</translation>
+    </message>
+</context>
+<context>
     <name>GraphControls</name>
     <message>
         <location filename="../../desktop_app/ui/graph/controls.py" line="51" />
@@ -1444,7 +1458,7 @@ Remove the text from these backups too?</source>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="48" />
         <location filename="../../desktop_app/ui/settings/dialog.py" line="456" />
         <location filename="../../desktop_app/ui/settings/dialog.py" line="471" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="482" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="484" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1616,8 +1630,13 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="208" />
-        <source>A new language applies after a restart.</source>
-        <translation>更改语言后需重启生效。</translation>
+        <source>A new language applies after a restart (LexMem offers it).</source>
+        <translation>更换语言后需要重启（律记会询问是否立即重启）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="485" />
+        <source>The new language applies after LexMem restarts. Restart now?</source>
+        <translation>新的语言在律记重启后生效。现在重启吗？</translation>
     </message>
     <message>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="212" />
@@ -1725,53 +1744,48 @@ Remove the text from these backups too?</source>
         <translation>请填写记忆模型名称（可与对话模型相同）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="483" />
-        <source>The new language applies after LexMem restarts.</source>
-        <translation>新语言将在律记重启后生效。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="493" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="494" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="493" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="494" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="500" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="501" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="504" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="505" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="513" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="520" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="514" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="521" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="514" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="515" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="521" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="522" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="528" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="529" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="534" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="535" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>

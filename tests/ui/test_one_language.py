@@ -331,3 +331,41 @@ def test_qt_translations_ship_with_the_bundle():
     kept = "PySide6/Qt/translations/qtbase_zh_CN.qm"
     dropped = "PySide6/Qt/translations/qtbase_de.qm"
     assert trim.filter_toc([(kept, "x", "DATA")]) and not trim.filter_toc([(dropped, "x", "DATA")])
+
+
+def test_a_language_change_offers_a_restart(qtbot, make_host, no_dialogs, monkeypatch, memory_keyring):
+    """The settings said "applies after a restart" and left the restart to the user."""
+    from PySide6.QtWidgets import QMainWindow
+
+    from desktop_app.ui import dialogs, restart
+    from desktop_app.ui.settings.dialog import SettingsDialog
+    from desktop_app.ui.workers import wait_all
+
+    i18n.install("zh_CN")
+    try:
+        host = make_host()
+        window = QMainWindow()
+        qtbot.addWidget(window)
+        window.show()
+        asked: list[str] = []
+        monkeypatch.setattr(dialogs, "ask_restart", lambda parent, title, text: asked.append(text) or True)
+        monkeypatch.setattr(restart, "_requested", False)
+        dlg = SettingsDialog(host, window)  # owned by the window (it deletes itself on close)
+        wait_all(10_000)  # the key lookup it started
+        qtbot.wait(100)
+        dlg.language.setCurrentIndex(dlg.language.findData("en"))
+        dlg.save_button.click()
+        assert asked and "重启" in asked[0]
+        assert restart.requested() and not window.isVisible()
+        assert host.settings.language == "en"
+    finally:
+        restart._requested = False
+        i18n.install("en")
+
+
+def test_the_restart_runs_the_same_program_in_the_new_language():
+    from desktop_app.ui import restart
+
+    cmd = restart.command(["--data-dir", "/d", "--lang", "zh_CN", "--quit-after=3"], frozen=False)
+    assert cmd[1:] == ["-m", "desktop_app", "--data-dir", "/d"]
+    assert restart.command(["--lang=en"], frozen=True)[1:] == []

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.paths import backups_dir
 from desktop_app.core.settings import Settings, setup_problems
-from desktop_app.ui import dialogs, i18n, llm_setup, texts, theme
+from desktop_app.ui import dialogs, i18n, llm_setup, restart, texts, theme
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
 from desktop_app.ui.settings.proxy_section import ProxySection
@@ -205,7 +205,7 @@ class SettingsDialog(QDialog):
         self.language.addItem("中文", "zh_CN")
         self.language.addItem("English", "en")
         form.addRow(self.tr("Language"), self.language)
-        self.lang_note = QLabel(self.tr("A new language applies after a restart."))
+        self.lang_note = QLabel(self.tr("A new language applies after a restart (LexMem offers it)."))
         self.lang_note.setObjectName("Muted")
         form.addRow("", self.lang_note)
         self.theme = QComboBox()
@@ -476,14 +476,15 @@ class SettingsDialog(QDialog):
             app = QApplication.instance()
             if app is not None:
                 theme.apply(app, s.theme)
-        if i18n.resolve(s.language) != i18n.current():
-            dialogs.inform(
-                self,
-                self.tr("Settings"),
-                self.tr("The new language applies after LexMem restarts."),
-            )
-        self.applied.emit(s)
+        new_language = i18n.resolve(s.language) != i18n.current()
+        self.applied.emit(s)  # saved before a restart reads it
         self.accept()
+        if new_language and dialogs.ask_restart(
+            self.parentWidget(),
+            self.tr("Settings"),
+            self.tr("The new language applies after LexMem restarts. Restart now?"),
+        ):
+            restart.request()
 
     def backup(self) -> None:
         if self.host.engine is None:
