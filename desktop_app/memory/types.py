@@ -349,6 +349,8 @@ class Message:
     injected_note_ids: tuple[str, ...]
     #: how the reply ended: complete / stopped / truncated / interrupted (MESSAGE_STATUSES)
     status: str = "complete"
+    #: the notes the memory learned from this reply's turn (its "memory updated" chip)
+    learned_note_ids: tuple[str, ...] = ()
 
 
 #: what the memory check-up proposes: archive a stale orphan, merge near-duplicates, let a

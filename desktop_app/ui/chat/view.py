@@ -211,8 +211,8 @@ class ChatView(QWidget):
             self._load_token += 1
             token = self._load_token
             self.host.call(
-                lambda e: e.list_messages(conv.id),
-                lambda msgs: self._show_history(token, msgs),
+                lambda e: _messages_and_learned(e, conv.id),
+                lambda found: self._show_history(token, *found),
                 lambda exc: self._add_error(exc),
                 name="list-messages",
             )
@@ -370,15 +370,21 @@ class ChatView(QWidget):
         elif action == "new_chat":
             self.newChatRequested.emit()
 
-    def _show_history(self, token: int, messages: list[Any]) -> None:
+    def _show_history(
+        self, token: int, messages: list[Any], learned: dict[str, Any] | None = None
+    ) -> None:
         if token != self._load_token:
             return
         self._clear_messages()
+        learned = learned or {}
         for m in self.controller.shown_messages(messages):
             w = self._add_message(m.role, m.content)
             if m.role == "assistant":
                 w.set_injected(list(m.injected_note_ids or ()))
                 w.set_status(m.status)
+                # what this turn taught, kept with the reply (notes deleted since are left out)
+                ids = getattr(m, "learned_note_ids", ())
+                w.set_learned([learned[i] for i in ids if i in learned])
         self._update_retry_buttons()
         self._refresh_chrome()
         self.follower.jump_to_latest()
@@ -613,3 +619,9 @@ class ChatView(QWidget):
         popup.open()
         self._last_popup = popup
 
+
+def _messages_and_learned(engine: Any, conversation_id: str) -> tuple[list[Any], dict[str, Any]]:
+    """*worker*: a conversation's messages, and the notes its replies taught (by id)."""
+    messages = engine.list_messages(conversation_id)
+    ids = [i for m in messages for i in getattr(m, "learned_note_ids", ())]
+    return messages, {n.id: n for n in engine.notes_by_ids(ids)} if ids else {}
