@@ -180,12 +180,12 @@ LexMem recalls the case's memories for every reply and learns from the conversat
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="431" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="437" />
         <source>Long message</source>
         <translation>消息过长</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="433" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="439" />
         <source>This message is about %1 tokens; the model %2 reads about %3 at a time, together with the case's memories and its answer. It will probably be refused or cut.
 
 Shorten it, or add the document to the memories instead (Memories › Add or Import). Send anyway?</source>
@@ -194,12 +194,12 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 请删减后再发，或把这份材料添加到记忆中（记忆 › 添加或导入）。仍然发送吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="602" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="608" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="607" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="613" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -833,7 +833,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     <name>NoteDetail</name>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="70" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="239" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="244" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
@@ -948,99 +948,104 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="172" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="177" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="176" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="181" />
         <source>What the link means: proves, applies to, contradicts, adds to, replaces, related</source>
         <translation>关联的含义：证明、适用、矛盾、补充、取代、相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="184" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="189" />
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="189" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="194" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="197" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="228" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="260" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="202" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="233" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="198" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="203" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="200" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="205" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="202" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="207" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="226" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="231" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="234" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="246" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="241" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="246" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="248" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="253" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="249" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="254" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="260" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="263" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="264" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="269" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="292" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="282" />
+        <source>another memory</source>
+        <translation>另一条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="300" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="315" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="323" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
@@ -1138,160 +1143,165 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="73" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="91" />
         <source>Search memories (meaning, not just words)</source>
         <translation>搜索记忆（按含义，不只是字面）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="81" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="92" />
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="102" />
         <source>All categories</source>
         <translation>全部类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="90" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="111" />
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="94" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="115" />
         <source>Global too</source>
         <translation>含全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="95" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="116" />
         <source>Also show global memories (preferences, reusable knowledge)</source>
         <translation>同时显示全局记忆（偏好、通用知识）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="103" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="124" />
         <source>Show only the memories in an open conflict (to settle by hand)</source>
         <translation>只显示存在待处理冲突的记忆（需要手动处理）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="111" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="131" />
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="114" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="134" />
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="125" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="145" />
         <source>Import and export</source>
         <translation>导入与导出</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="148" />
         <source>Import JSON Lines…</source>
         <translation>导入 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="130" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="150" />
         <source>Export JSON Lines…</source>
         <translation>导出 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="131" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="151" />
         <source>Export Markdown…</source>
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="134" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="648" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="154" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="712" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="155" />
         <source>Merge the second selected memory into the first</source>
         <translation>把选中的第二条记忆合并到第一条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="137" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="649" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="157" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="713" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="138" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="158" />
         <source>Link the two selected memories</source>
         <translation>关联选中的两条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="142" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="162" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="144" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="164" />
         <source>Add a memory by hand (Ctrl+Shift+M)</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="287" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="310" />
         <source>Conflicts %1</source>
         <translation>冲突 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="347" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="370" />
         <source>No match: no memory is about “%1”. Try other words, or clear the search.</source>
         <translation>无匹配：没有与“%1”相关的记忆。换个说法试试，或清除搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="354" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="377" />
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="357" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="380" />
         <source>No match</source>
         <translation>无匹配</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="357" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="380" />
         <source>%n matching memories, most relevant first</source>
         <translation><numerusform>%n 条匹配的记忆，按相关度排序</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="362" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="385" />
         <source>%n memories of this case and global</source>
         <translation><numerusform>本案及全局共 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="364" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="387" />
         <source>%n memories of this case</source>
         <translation><numerusform>本案 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="438" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="502" />
         <source>Marked as expired: %1</source>
         <translation>已设为失效：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="449" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="513" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="703" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="767" />
         <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
         <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="360" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="383" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="508" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="559" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="572" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="623" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="509" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="573" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -1300,17 +1310,17 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="587" />
         <source>Deleted: %1</source>
         <translation>已删除：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="601" />
         <source>The memory is deleted; its text still appears elsewhere in this case (for example in a chat message).</source>
         <translation>记忆已删除；它的文字仍出现在本案的其他地方（例如某条聊天消息中）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="555" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="619" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -1321,22 +1331,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="566" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="630" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="632" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="580" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="644" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="581" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="645" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -1347,58 +1357,58 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="599" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="663" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="614" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="678" />
         <source>Conflict settled.</source>
         <translation>冲突已处理。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="653" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="717" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="654" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="718" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="668" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="732" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="668" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="732" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="676" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="740" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="682" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="687" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="746" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="751" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="682" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="746" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="687" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="751" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="723" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="787" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>

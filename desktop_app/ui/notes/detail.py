@@ -167,6 +167,11 @@ class NoteDetail(QFrame):
         lay.addWidget(self._section(self.tr("Links")))
         self.links = QListWidget()
         self.links.setMaximumHeight(130)
+        # a long row wraps inside the pane (it was cut off, with a sideways scroll bar)
+        self.links.setWordWrap(True)
+        self.links.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.links.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.links.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.links.itemDoubleClicked.connect(self._open_link)
         lay.addWidget(self.links)
         self.unlink_button = QPushButton(icon("unlink"), self.tr("Remove link"))
@@ -273,8 +278,8 @@ class NoteDetail(QFrame):
 
     def _title(self, note_id: str) -> str:
         other = self._others.get(note_id)
-        if other is None:
-            return note_id[:8]
+        if other is None:  # not loaded (yet): never its id, which means nothing to a reader
+            return self.tr("another memory")
         return other.content if len(other.content) <= 40 else other.content[:39] + "…"
 
     def set_links(self, links: list[Any]) -> None:
@@ -286,7 +291,10 @@ class NoteDetail(QFrame):
             text = f"{texts.link_type_label(kind_type)} · {texts.link_kind_label(link.kind)} · {title}"
             item = QListWidgetItem(icon("alert" if link.kind == "conflict" else "link"), text)
             item.setData(LINK_ROLE, (link.src, link.dst, kind_type))
-            item.setToolTip(plain_tooltip(link.reason or title))
+            # the whole linked text, and why they are linked (not the app's bookkeeping)
+            whole = getattr(self._others.get(other), "content", title)
+            why = history_text.reason_text(link.reason)
+            item.setToolTip(plain_tooltip(f"{whole}\n{why}" if why else whole))
             self.links.addItem(item)
         if not links:
             item = QListWidgetItem(self.tr("No links"))
