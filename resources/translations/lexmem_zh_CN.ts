@@ -346,31 +346,46 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
     </message>
     <message>
         <location filename="../../desktop_app/ui/graph/text.py" line="77" />
-        <source>%1 links · recalled %2 times</source>
-        <translation>%1 条关联 · 被召回 %2 次</translation>
+        <source>1 link</source>
+        <translation>1 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="89" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="78" />
+        <source>%n links</source>
+        <translation>%n 条关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="83" />
+        <source>recalled once</source>
+        <translation>被调取 1 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="84" />
+        <source>recalled %n times</source>
+        <translation>被调取 %n 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="97" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="90" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="98" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="91" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="99" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="92" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="100" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="104" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="112" />
         <source>Double-click the note on the map to edit it.</source>
         <translation>在图上双击该记忆即可编辑。</translation>
     </message>

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QPainter, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -146,6 +146,23 @@ def visible_texts() -> list[tuple[str, str]]:
     return found
 
 
+def _painted_texts(widget: QWidget) -> list[str]:
+    """The words a custom-painted widget draws (the graph's node and edge labels)."""
+    painted: list[str] = []
+    draw = QPainter.drawText
+
+    def recording(painter, *args):
+        painted.extend(a for a in args if isinstance(a, str))
+        return draw(painter, *args)
+
+    QPainter.drawText = recording
+    try:
+        widget.grab()
+    finally:
+        QPainter.drawText = draw
+    return painted
+
+
 def _user_words(engine, case_id: str) -> list[str]:
     """Everything in the data that the user (or their files) wrote, longest first."""
     words: set[str] = set()
@@ -259,6 +276,9 @@ def _sweep(qtbot, host, win, case_id, note_id, language, tmp_path, no_dialogs) -
     view.select(note_id)
     content = eng.get_note(note_id).content
     qtbot.waitUntil(lambda: content in view.details.browser.toPlainText(), timeout=15_000)
+    painted = _painted_texts(view.canvas)
+    assert painted, "the selected note's label is drawn on the map"
+    seen += [("graph canvas", t) for t in painted]
     seen += visible_texts()
 
     settings = SettingsDialog(host, win)

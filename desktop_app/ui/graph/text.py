@@ -8,7 +8,7 @@ from html import escape
 from PySide6.QtCore import QCoreApplication
 
 from desktop_app.memory.types import GraphNode, HistoryEntry, Note
-from desktop_app.ui import history_text, texts
+from desktop_app.ui import history_text, i18n, texts
 from desktop_app.ui.theme import tokens
 
 from .style import CONFLICT_COLOUR, category_colour
@@ -72,12 +72,20 @@ def _history(history: Sequence[HistoryEntry]) -> str:
     return "".join(items)
 
 
+def _links_text(n: int) -> str:
+    if n == 1 and not i18n.is_chinese():  # English has no catalogue to give the singular
+        return QCoreApplication.translate("GraphDetail", "1 link")
+    return QCoreApplication.translate("GraphDetail", "%n links", "", n)
+
+
+def _recalled_text(n: int) -> str:
+    if n == 1 and not i18n.is_chinese():
+        return QCoreApplication.translate("GraphDetail", "recalled once")
+    return QCoreApplication.translate("GraphDetail", "recalled %n times", "", n)
+
+
 def detail_html(node: GraphNode, note: Note | None, history: Sequence[HistoryEntry]) -> str:
-    counts = (
-        QCoreApplication.translate("GraphDetail", "%1 links · recalled %2 times")
-        .replace("%1", str(node.degree))
-        .replace("%2", str(node.retrieval_count))
-    )
+    counts = f"{_links_text(node.degree)} · {_recalled_text(node.retrieval_count)}"
     rows = [
         f"<h3 style='margin:0'>{escape(node.label)}</h3>",
         f"<p>{_category(node.category)} · {escape(texts.status_label(node.status))}"
