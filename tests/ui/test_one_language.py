@@ -295,6 +295,17 @@ def _sweep(qtbot, host, win, case_id, note_id, language, tmp_path, no_dialogs) -
     seen += visible_texts()
     add.close()
 
+    # the memory check-up, after a check (its proposals for the demo case)
+    from desktop_app.ui.maintenance import MaintenanceDialog
+
+    check = MaintenanceDialog(host, case_id, win)
+    qtbot.addWidget(check)
+    check.show()
+    check.reload(run=True)
+    qtbot.waitUntil(lambda: not check.busy, timeout=30_000)
+    seen += visible_texts()
+    check.close()
+
     # Qt's own dialogs (the file dialogs of import and export)
     files = QFileDialog(win, "x")
     files.setOption(QFileDialog.Option.DontUseNativeDialog, True)

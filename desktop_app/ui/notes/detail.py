@@ -315,7 +315,7 @@ class NoteDetail(QFrame):
             source = texts.source_kind_label(other.source_kind) or texts.origin_label(other.origin)
             item = QListWidgetItem(icon("alert", tokens()["danger"]), f"[{source}] {other.content}")
             item.setData(LINK_ROLE, other.id)
-            item.setToolTip(link.reason or other.content)
+            item.setToolTip(plain_tooltip(history_text.reason_text(link.reason) or other.content))
             self.conflict_list.addItem(item)
         if open_:
             mine = texts.source_kind_label(self.note.source_kind) or texts.origin_label(self.note.origin)
