@@ -33,8 +33,12 @@ def text_dialog(parent: QWidget | None, title: str, label: str, text: str = "") 
     dlg.setLabelText(label)
     dlg.setTextEchoMode(QLineEdit.EchoMode.Normal)
     dlg.setTextValue(text)
-    metrics = dlg.fontMetrics()
-    dlg.setMinimumWidth(max(380, metrics.horizontalAdvance(title) + TITLE_BAR_ROOM))
+    width = max(380, dlg.fontMetrics().horizontalAdvance(title) + TITLE_BAR_ROOM)
+    # on the field: the dialog's layout sets the dialog's own minimum from its children
+    field = dlg.findChild(QLineEdit)
+    if field is not None:
+        field.setMinimumWidth(width)
+    dlg.setMinimumWidth(width)
     return dlg
 
 
