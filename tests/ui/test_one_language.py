@@ -400,3 +400,28 @@ def test_the_restart_runs_the_same_program_in_the_new_language():
     cmd = restart.command(["--data-dir", "/d", "--lang", "zh_CN", "--quit-after=3"], frozen=False)
     assert cmd[1:] == ["-m", "desktop_app", "--data-dir", "/d"]
     assert restart.command(["--lang=en"], frozen=True)[1:] == []
+
+
+def test_history_reads_as_plain_sentences(qapp):
+    """The history named the engine's bookkeeping: "updated", "edited by hand", "undo #28",
+    "undo_of: null → 28" and raw keyword arrays."""
+    from datetime import UTC, datetime
+
+    from desktop_app.memory.types import HistoryEntry
+    from desktop_app.ui.history_text import describe
+
+    before = {"content": "开庭在七月", "keywords": ["开庭", "七月"], "tags": [], "undo_of": None}
+    after = {"content": "开庭在八月", "keywords": ["开庭", "八月"], "tags": [], "undo_of": None}
+    now = datetime.now(UTC)
+    edit = HistoryEntry(1, "n", "user", "updated", before, after, "edited by hand", now)
+    undo = HistoryEntry(2, "n", "user", "undo", after, before | {"undo_of": 1}, "undo #1", now)
+    merged = HistoryEntry(3, "n", "decision", "updated", before, before, "合并了新的表述 / merged a newer wording：x", now)
+    i18n.install("zh_CN")
+    try:
+        assert describe(edit) == ("手动修改：开庭在七月 → 开庭在八月", ["关键词：+八月 −七月"])
+        assert describe(undo) == ("撤销了上一次修改", [])
+        assert describe(merged)[1] == ["合并了新的表述：x"]
+    finally:
+        i18n.install("en")
+    assert describe(edit) == ("Edited by hand: 开庭在七月 → 开庭在八月", ["Keywords: +八月 −七月"])
+    assert describe(merged)[1] == ["merged a newer wording：x"]
