@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("path", type=Path)
     exp.add_argument("--case")
     exp.add_argument("--format", choices=["jsonl", "markdown"], default="jsonl")
+    exp.add_argument(
+        "--lang", choices=["zh_CN", "en"], default="zh_CN", help="the Markdown file's language"
+    )
 
     maintain = sub.add_parser(
         "maintain", help="memory check-up of a case: propose (and optionally accept) clean-ups"
@@ -213,8 +216,11 @@ def _run(engine, args) -> int:
         _import_document(engine, args)
     elif args.command == "export":
         case_id = _resolve_case(engine, args.case)
-        write = engine.export_markdown if args.format == "markdown" else engine.export_jsonl
-        print(f"导出 {write(args.path, case_id)} 条 / exported to {args.path}")
+        if args.format == "markdown":
+            count = engine.export_markdown(args.path, case_id, args.lang)
+        else:
+            count = engine.export_jsonl(args.path, case_id)
+        print(f"导出 {count} 条 / exported to {args.path}")
     elif args.command == "backup":
         info = engine.backups.snapshot("manual")
         print(f"已备份 / backed up: {info.path} ({info.size} bytes)")

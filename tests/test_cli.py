@@ -54,7 +54,15 @@ def test_demo_then_search_stats_export_roundtrip(demo_data, tmp_path):
         cli(demo_data, "export", str(markdown), "--case", case, "--format", "markdown").returncode
         == 0
     )
-    assert "## 证据 / Evidence" in markdown.read_text(encoding="utf-8")
+    # one language per file (issue 15, item 3): Chinese unless asked
+    assert "## 证据\n" in markdown.read_text(encoding="utf-8")
+    assert "Evidence" not in markdown.read_text(encoding="utf-8")
+    english = tmp_path / "case-en.md"
+    assert (
+        cli(demo_data, "export", str(english), "--case", case, "--format", "markdown", "--lang", "en").returncode
+        == 0
+    )
+    assert "## Evidence\n" in english.read_text(encoding="utf-8")
 
 
 def test_add_and_rebuild_index(tmp_path):

@@ -208,6 +208,8 @@ class ConversationController:
             case_id=p.case_id,
             conversation_id=p.conversation_id,
             message_time=p.started_at,
+            # the reply keeps what is learned: its chip comes back with the conversation
+            message_id=getattr(outcome.assistant_message, "id", None),
         )
         return turn_job_key(p.user_text, outcome.reply, p.case_id, p.conversation_id)
 

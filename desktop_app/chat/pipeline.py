@@ -252,6 +252,7 @@ class ChatPipeline:
             case_id=p.case_id,
             conversation_id=p.conversation_id,
             message_time=p.started_at,
+            message_id=getattr(outcome.assistant_message, "id", None),
             # extraction already runs in a background worker: wait for it, so the UI can
             # show what was learned; offline the engine queues the job and returns []
             wait=True,

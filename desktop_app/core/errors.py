@@ -337,3 +337,19 @@ def storage_os_error(exc: OSError, path: os.PathLike[str] | str) -> StorageError
             user_message=f"{ReadOnlyFolderError.default_user_message}\n{path}",
         )
     return StorageError(f"{path}: {exc}")
+
+
+def split_languages(message: str) -> tuple[str, str]:
+    """The two halves of a "中文 / English" user message; the English half may quote the
+    user's own (Chinese) words. A message that is not one: (message, message)."""
+    at = message.find(" / ")
+    while at != -1:  # the Chinese half may hold " / " itself ("本机 / 局域网")
+        zh, en = message[:at].strip(), message[at + 3 :].strip()
+        if _has_cjk(zh) and en[:1].isascii() and en[:1].isalnum():
+            return zh, en
+        at = message.find(" / ", at + 3)
+    return message, message
+
+
+def _has_cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)

@@ -11,7 +11,8 @@ from desktop_app.core.urls import normalize_base_url
 @dataclass(frozen=True, slots=True)
 class ProviderPreset:
     id: str
-    name: str  # display name (Chinese / English)
+    name_zh: str  # display name in a Chinese interface
+    name_en: str  # display name in an English one (the UI picks; this layer knows no language)
     base_url: str  # "" for custom: the user types it
     chat_model: str  # "" when the endpoint's /models must tell
     memory_model: str  # a cheaper model for memory work; "" → same as chat_model
@@ -28,6 +29,7 @@ PRESETS: dict[str, ProviderPreset] = {
         ProviderPreset(
             "deepseek",
             "DeepSeek 深度求索",
+            "DeepSeek",
             "https://api.deepseek.com/v1",
             "deepseek-chat",
             "deepseek-chat",
@@ -38,6 +40,7 @@ PRESETS: dict[str, ProviderPreset] = {
         ProviderPreset(
             "openai",
             "OpenAI",
+            "OpenAI",
             "https://api.openai.com/v1",
             "gpt-4o-mini",
             "gpt-4o-mini",
@@ -47,7 +50,8 @@ PRESETS: dict[str, ProviderPreset] = {
         ),
         ProviderPreset(
             "ollama",
-            "Ollama（本机 / local）",
+            "Ollama（本机）",
+            "Ollama (this computer)",
             "http://127.0.0.1:11434/v1",
             "qwen2.5:7b",
             "",
@@ -56,7 +60,8 @@ PRESETS: dict[str, ProviderPreset] = {
         ),
         ProviderPreset(
             "lmstudio",
-            "LM Studio（本机 / local）",
+            "LM Studio（本机）",
+            "LM Studio (this computer)",
             "http://127.0.0.1:1234/v1",
             "",
             "",
@@ -65,7 +70,8 @@ PRESETS: dict[str, ProviderPreset] = {
         ),
         ProviderPreset(
             "custom",
-            "自定义 / Custom (OpenAI-compatible)",
+            "自定义（兼容 OpenAI 接口）",
+            "Custom (OpenAI-compatible)",
             "",
             "",
             "",

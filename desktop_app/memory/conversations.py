@@ -46,6 +46,7 @@ def row_to_message(row: sqlite3.Row) -> Message:
         injected_note_ids=tuple(json.loads(row["injected_note_ids"])),
         status=row["status"],
         passage_ids=tuple(json.loads(row["passage_ids"])) if "passage_ids" in row.keys() else (),
+        learned_note_ids=tuple(json.loads(row["learned_note_ids"])),
     )
 
 
@@ -190,6 +191,25 @@ class Conversations:
             )
         self._changes.messages_changed(conversation_id)
         return msg
+
+    def record_learned(self, message_id: str, note_ids: Sequence[str]) -> bool:
+        """Keep with a reply the notes learned from its turn; False if the reply is gone
+        (deleted, or replaced by Retry, meanwhile)."""
+        row = self._store.query_one(
+            "SELECT conversation_id, learned_note_ids FROM messages WHERE id = ?", (message_id,)
+        )
+        if row is None:
+            return False
+        known = list(json.loads(row[1]))
+        merged = known + [i for i in note_ids if i not in known]
+        if merged != known:
+            with self._store.write() as conn:
+                conn.execute(
+                    "UPDATE messages SET learned_note_ids = ? WHERE id = ?",
+                    (json.dumps(merged), message_id),
+                )
+            self._changes.messages_changed(row[0])
+        return True
 
     def delete_message(self, message_id: str) -> None:
         """Remove one message (Retry replaces the last reply)."""

@@ -753,13 +753,16 @@ class MemoryEngine:
         message_time: datetime | None = None,
         source: str | None = None,
         wait: bool = False,
+        message_id: str | None = None,
     ) -> list[AddResult]:
         """Queue knowledge extraction for one chat turn (a durable job; the chat never
         waits).  ``wait=True`` runs it now, then enriches each new note, and returns the
         results; otherwise (or if the LLM is unavailable) it returns [] and the job runner
-        takes it.  Small talk yields nothing."""
+        takes it.  Small talk yields nothing.  ``message_id``: the stored reply, which keeps
+        the ids of the notes learned (Message.learned_note_ids) once the job has run."""
         results = self._steps.ingest_turn(
-            user_text, assistant_text, case_id, conversation_id, message_time, source, wait
+            user_text, assistant_text, case_id, conversation_id, message_time, source, wait,
+            message_id,
         )
         self._changes.jobs_changed()
         if not wait or self.llm is None:
@@ -886,6 +889,10 @@ class MemoryEngine:
     def delete_message(self, message_id: str) -> None:
         """Remove one message (Retry replaces the last reply)."""
         self._conversations.delete_message(message_id)
+
+    def record_learned(self, message_id: str, note_ids: Sequence[str]) -> bool:
+        """Keep with a reply the notes learned from its turn (False: the reply is gone)."""
+        return self._conversations.record_learned(message_id, note_ids)
 
     def list_messages(self, conversation_id: str) -> list[Message]:
         return self._conversations.messages(conversation_id)
@@ -1039,11 +1046,14 @@ class MemoryEngine:
         case = self.get_case(case_id) if case_id is not None else None
         return write_jsonl(Path(path), case, self.list_notes(case_id))
 
-    def export_markdown(self, path: str | os.PathLike[str], case_id: str | None) -> int:
+    def export_markdown(
+        self, path: str | os.PathLike[str], case_id: str | None, language: str = "zh_CN"
+    ) -> int:
+        """A readable export, its own words in ``language`` ("zh_CN" or "en")."""
         from desktop_app.memory.io import write_markdown
 
         case = self.get_case(case_id) if case_id is not None else None
-        return write_markdown(Path(path), case, self.list_notes(case_id))
+        return write_markdown(Path(path), case, self.list_notes(case_id), language)
 
     # ========================================================================= misc
 

@@ -258,15 +258,20 @@ def _scrub_ids(conn: sqlite3.Connection, ids: Sequence[str], have: set[str]) -> 
     if "messages" not in have:
         return
     gone = set(ids)
-    for chunk in _chunks(list(ids)):
-        cond = " OR ".join(["instr(injected_note_ids, ?) > 0"] * len(chunk))
-        for msg_id, injected in conn.execute(
-            f"SELECT id, injected_note_ids FROM messages WHERE {cond}", chunk
-        ).fetchall():
-            kept = [i for i in _tags(injected) if i not in gone]
-            conn.execute(
-                "UPDATE messages SET injected_note_ids = ? WHERE id = ?", (json.dumps(kept), msg_id)
-            )
+    message_columns = columns(conn, "messages")
+    # the notes a reply used, and the notes learned from its turn (migration 0010)
+    for column in ("injected_note_ids", "learned_note_ids"):
+        if column not in message_columns:
+            continue
+        for chunk in _chunks(list(ids)):
+            cond = " OR ".join([f"instr({column}, ?) > 0"] * len(chunk))
+            for msg_id, listed in conn.execute(
+                f"SELECT id, {column} FROM messages WHERE {cond}", chunk
+            ).fetchall():
+                kept = [i for i in _tags(listed) if i not in gone]
+                conn.execute(
+                    f"UPDATE messages SET {column} = ? WHERE id = ?", (json.dumps(kept), msg_id)
+                )
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.core.errors import InvalidInputError, storage_os_error
+from desktop_app.core.errors import InvalidInputError, split_languages, storage_os_error
 from desktop_app.core.redaction import scrub_known
 from desktop_app.memory.dates import parse_event_date
 from desktop_app.memory.input_checks import check_created_at
@@ -17,6 +17,7 @@ from desktop_app.memory.text import clean_content, clean_label, without_surrogat
 from desktop_app.memory.types import (
     CATEGORIES,
     CATEGORY_LABELS_EN,
+    SOURCE_KIND_LABELS_EN,
     SOURCE_KINDS,
     AddResult,
     Case,
@@ -98,7 +99,7 @@ def _parse_line(path: Path, number: int, line: str) -> dict[str, Any]:
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise _bad(path, number, f"不是合法的 JSON / not valid JSON ({exc.msg})") from exc
+        raise _bad(path, number, "不是合法的 JSON / not valid JSON") from exc
     except RecursionError as exc:  # [[[[…]]]] thousands deep
         raise _bad(path, number, "JSON 嵌套过深 / the JSON is nested too deeply") from exc
     if not isinstance(obj, dict):
@@ -155,7 +156,7 @@ def _note_item(path: Path, number: int, obj: dict[str, Any]) -> dict[str, Any]:
         raise _bad(path, number, exc.user_message) from exc
     category = obj.get("category")
     if category is not None and category not in CATEGORIES:
-        raise _bad(path, number, f"未知类别 / unknown category: {str(category)[:40]}")
+        raise _bad(path, number, f"未知类别：{str(category)[:40]} / unknown category: {str(category)[:40]}")
     tags = obj.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         raise _bad(path, number, "tags 必须是字符串列表 / tags must be a list of strings")
@@ -172,10 +173,10 @@ def _note_item(path: Path, number: int, obj: dict[str, Any]) -> dict[str, Any]:
     if event_date is not None and (
         not isinstance(event_date, str) or (event_date and parse_event_date(event_date) is None)
     ):
-        raise _bad(path, number, f"事件日期格式错误 / bad event date: {str(event_date)[:40]}")
+        raise _bad(path, number, f"事件日期格式错误：{str(event_date)[:40]} / bad event date: {str(event_date)[:40]}")
     source_kind = obj.get("source_kind")
     if source_kind and source_kind not in SOURCE_KINDS:
-        raise _bad(path, number, f"未知来源 / unknown source kind: {str(source_kind)[:40]}")
+        raise _bad(path, number, f"未知来源：{str(source_kind)[:40]} / unknown source kind: {str(source_kind)[:40]}")
     item = {k: v for k, v in obj.items() if k in _ALLOWED}
     try:
         item["created_at"] = check_created_at(item.get("created_at"), f"line {number}")
@@ -186,10 +187,15 @@ def _note_item(path: Path, number: int, obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def _bad(path: Path, line: int, why: str) -> InvalidInputError:
-    where = f"第 {line} 行 / line {line}: " if line else ""
+    """``why`` is "中文 / English"; the message keeps one whole sentence per language."""
+    zh, en = split_languages(why)
+    where_zh, where_en = (f"第 {line} 行：", f" on line {line}") if line else ("", "")
     return InvalidInputError(
         f"{path}:{line}: {why}",
-        user_message=f"导入失败，未写入任何内容。{where}{why} / Import failed; nothing was written.",
+        user_message=(
+            f"导入失败，未写入任何内容。{where_zh}{zh} / "
+            f"Import failed{where_en}; nothing was written: {en}"
+        ),
     )
 
 
@@ -226,12 +232,28 @@ def write_jsonl(path: Path, case: Case | None, notes: Sequence[Note]) -> int:
     return len(notes)
 
 
-#: the words the app shows for a note's state (the stored value "archived" reads "expired")
-_STATUS_WORDS = {"archived": "已失效 / expired", "superseded": "已取代 / superseded"}
+#: the export's own words, one language per file (the interface's); the stored value
+#: "archived" reads "expired", as everywhere in the app
+_EXPORT_WORDS = {
+    "zh_CN": {
+        "global": "全局记忆", "archived": "已失效", "superseded": "已取代", "pinned": "置顶",
+        "tags": "标签", "sep": "，", "colon": "：",
+    },
+    "en": {
+        "global": "Global memories", "archived": "expired", "superseded": "superseded",
+        "pinned": "pinned", "tags": "Tags", "sep": ", ", "colon": ": ",
+    },
+}
 
 
-def write_markdown(path: Path, case: Case | None, notes: Sequence[Note]) -> int:
-    title = case.name if case else "全局记忆 / Global memories"
+def write_markdown(
+    path: Path, case: Case | None, notes: Sequence[Note], language: str = "zh_CN"
+) -> int:
+    """A readable export in ``language`` ("zh_CN" or "en"): headings, states and labels in
+    that language; the notes' own text as written."""
+    english = language == "en"
+    words = _EXPORT_WORDS["en" if english else "zh_CN"]
+    title = case.name if case else words["global"]
     out = [f"# {title}", ""]
     if case and case.description:
         out += [case.description, ""]
@@ -239,19 +261,22 @@ def write_markdown(path: Path, case: Case | None, notes: Sequence[Note]) -> int:
         group = [n for n in notes if n.category == category]
         if not group:
             continue
-        out += [f"## {category} / {CATEGORY_LABELS_EN[category]}", ""]
+        out += [f"## {CATEGORY_LABELS_EN[category] if english else category}", ""]
         for note in sorted(group, key=lambda n: (n.effective_date, n.created_at)):
-            flags = [] if note.status == "active" else [_STATUS_WORDS.get(note.status, note.status)]
+            flags = [] if note.status == "active" else [words.get(note.status, note.status)]
             if note.pinned:
-                flags.append("置顶 / pinned")
+                flags.append(words["pinned"])
             if note.source_kind:
-                flags.append(note.source_kind)
-            suffix = f" _({', '.join(flags)})_" if flags else ""
+                kind = note.source_kind
+                flags.append(SOURCE_KIND_LABELS_EN.get(kind, kind) if english else kind)
+            suffix = f" ({words['sep'].join(flags)})" if flags else ""
+            if not english and flags:
+                suffix = f"（{words['sep'].join(flags)}）"
             date = note.effective_date
             body = note.content.replace("\n", "  \n  ")
             out.append(f"- **{date}** {body}{suffix}")
             if note.tags:
-                out.append(f"  - 标签 / tags: {', '.join(note.tags)}")
+                out.append(f"  - {words['tags']}{words['colon']}{words['sep'].join(note.tags)}")
         out.append("")
     write_private(path, "\n".join(out))
     return len(notes)

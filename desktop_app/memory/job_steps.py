@@ -136,6 +136,7 @@ class JobSteps:
         message_time: datetime | None,
         source: str | None,
         wait: bool,
+        message_id: str | None = None,
     ) -> list[AddResult]:
         """Queue the extraction of one chat turn (see MemoryEngine.ingest_turn); with
         ``wait`` run it now and enrich what it added."""
@@ -152,6 +153,7 @@ class JobSteps:
             # a naive time is the user's local time (the chat's clock), never UTC
             "message_time": to_iso(aware(message_time) if message_time else utcnow()),
             "source": source,
+            "message_id": message_id,
         }
         with self._store.write() as conn:
             self._queue.enqueue(conn, EXTRACT, payload, key)
@@ -312,6 +314,10 @@ class JobSteps:
                     continue  # deleted by the user meanwhile
                 result = AddResult(note=note, action=entry["action"])
             results.append(result)
+        if payload.get("message_id"):
+            learned = [r.note.id for r in results if r.learned]
+            if learned:
+                eng.record_learned(payload["message_id"], learned)
         return results
 
     def _note_rows(

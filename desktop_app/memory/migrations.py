@@ -280,6 +280,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE messages ADD COLUMN passage_ids TEXT NOT NULL DEFAULT '[]';
         """,
     ),
+    (
+        # what the memory learned from a reply's turn (the note ids), kept with the reply so
+        # its "记忆已更新 · N" chip comes back with the conversation, also after a restart
+        # (0008 and 0009 are the documents' migrations)
+        "0010_message_learned",
+        """
+        ALTER TABLE messages ADD COLUMN learned_note_ids TEXT NOT NULL DEFAULT '[]';
+        """,
+    ),
 )
 
 

@@ -403,6 +403,8 @@ class Message:
     status: str = "complete"
     #: the case's document passages the reply was given (and asked to cite), by id
     passage_ids: tuple[str, ...] = ()
+    #: the notes the memory learned from this reply's turn (its "memory updated" chip)
+    learned_note_ids: tuple[str, ...] = ()
 
 
 #: what the memory check-up proposes: archive a stale orphan, merge near-duplicates, let a

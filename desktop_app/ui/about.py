@@ -11,8 +11,9 @@ from PySide6.QtCore import Qt, QUrl, qVersion
 from PySide6.QtGui import QDesktopServices, QIcon
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
-from desktop_app import APP_DISPLAY_NAME, __version__
+from desktop_app import __version__
 from desktop_app.core.versions import component_versions
+from desktop_app.ui import texts
 from desktop_app.ui.resources import icon_path
 
 
@@ -27,7 +28,7 @@ def notices_file() -> Path | None:
 class AboutDialog(QDialog):
     def __init__(self, parent: QWidget | None = None, data_dir: Path | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(self.tr("About %1").replace("%1", APP_DISPLAY_NAME))
+        self.setWindowTitle(self.tr("About %1").replace("%1", texts.app_name()))
         self.setWindowIcon(QIcon(str(icon_path("lexmem"))))
         v = component_versions()
         rows = [
@@ -42,7 +43,7 @@ class AboutDialog(QDialog):
         )
         notices = notices_file()
         text = (
-            f"<h3>{html.escape(APP_DISPLAY_NAME)} {html.escape(__version__)}</h3>"
+            f"<h3>{html.escape(texts.app_name())} {html.escape(__version__)}</h3>"
             f"<p>{html.escape(self.tr('An offline-first legal assistant with a long-term memory.'))}</p>"
             f"<table>{table}</table>"
         )

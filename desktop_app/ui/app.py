@@ -26,7 +26,7 @@ from desktop_app.core.paths import (
     use_private_umask,
 )
 from desktop_app.core.settings import load_settings
-from desktop_app.ui import excepthook, i18n, platform_check, theme
+from desktop_app.ui import excepthook, i18n, platform_check, restart, texts, theme
 from desktop_app.ui.single_instance import DataFolderLock
 
 log = logging.getLogger(__name__)
@@ -97,7 +97,8 @@ def run(args: Namespace) -> int:
         data_dir: Path = resolve_data_dir(args.data_dir)
     except StorageError as exc:  # a shared or read-only folder: say so, change nothing
         make_app()
-        _refuse(exc.user_message)
+        i18n.install("")  # no settings to read: the system's language
+        _refuse(texts.in_ui_language(exc.user_message))
         return 2
     setup_logging(log_file(data_dir))
     log.info("LexMem %s starting, data folder %s", __version__, data_dir)
@@ -125,7 +126,7 @@ def run(args: Namespace) -> int:
         detail = DataFolderLockedError.default_user_message + (
             f"\n\n{data_dir}" + (f"\nPID {pid}" if pid else "")
         )
-        box = QMessageBox(QMessageBox.Icon.Warning, APP_DISPLAY_NAME, text)
+        box = QMessageBox(QMessageBox.Icon.Warning, texts.app_name(), text)
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setInformativeText(detail)
         if QApplication.platformName() not in ("offscreen", "minimal"):
@@ -162,3 +163,4 @@ def run(args: Namespace) -> int:
         host.close()
         lock.release()
         log.info("LexMem stopped")
+        restart.relaunch_if_requested()  # after the release: the new process takes the lock

@@ -23,7 +23,9 @@ _showing = False  # an exception inside the dialog must not open dialogs forever
 def crash_summary(exc: BaseException) -> str:
     """The dialog's sentence: a LexMem error's own words, else a reassurance."""
     if isinstance(exc, LexMemError):
-        return redact(exc.user_message)
+        from desktop_app.ui.texts import in_ui_language
+
+        return redact(in_ui_language(exc.user_message))
     return QCoreApplication.translate(
         "Crash",
         "Something unexpected went wrong. Your data is safe; the details were written to the log file.",

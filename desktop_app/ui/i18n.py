@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtGui import QGuiApplication
 
 from desktop_app.ui.resources import translations_dir
 
@@ -30,6 +31,14 @@ def is_chinese() -> bool:
     return _current.startswith("zh")
 
 
+# Qt's file dialog labels whose Qt 6 wording the bundled qtbase_zh_CN.qm lacks (it has the
+# Qt 5 "Look in:"): translated in our own catalogue under Qt's context
+_QT_STRINGS = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+)
+
+
 def install(language: str) -> str:
     """Install the translators for ``language`` (replacing earlier ones); returns the code used."""
     global _current
@@ -41,6 +50,7 @@ def install(language: str) -> str:
     _current = lang
     if lang == "en":
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+        _name_the_app()
         return lang
     QLocale.setDefault(QLocale(QLocale.Language.Chinese, QLocale.Country.China))
     ours = QTranslator(app)
@@ -54,4 +64,11 @@ def install(language: str) -> str:
     if qt_tr.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt_tr)
         _installed.append(qt_tr)
+    _name_the_app()
     return lang
+
+
+def _name_the_app() -> None:
+    """Window titles end with the application's display name: the language's own."""
+    if isinstance(QCoreApplication.instance(), QGuiApplication):
+        QGuiApplication.setApplicationDisplayName(QCoreApplication.translate("Texts", "LexMem"))

@@ -10,12 +10,11 @@ from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QWidget
 
-from desktop_app import APP_DISPLAY_NAME
 from desktop_app.core.errors import CorruptDatabaseError
 from desktop_app.core.paths import settings_file
 from desktop_app.core.resources import demo_path
 from desktop_app.core.settings import save_settings
-from desktop_app.ui import dialogs
+from desktop_app.ui import dialogs, texts
 from desktop_app.ui.chat.view import ChatView
 from desktop_app.ui.documents.drops import local_paths, sort_drop
 from desktop_app.ui.documents.view import DocumentsView
@@ -37,7 +36,7 @@ class MainWindow(QMainWindow):
     def __init__(self, host: EngineHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.host = host
-        self.setWindowTitle(APP_DISPLAY_NAME)
+        self.setWindowTitle(texts.app_name())
         self.setWindowIcon(app_icon())
         self.resize(1240, 800)
         self.setMinimumSize(880, 560)
@@ -133,12 +132,14 @@ class MainWindow(QMainWindow):
     def _engine_state(self, state: str) -> None:
         if state == "failed":
             exc = self.host.error
-            message = getattr(exc, "user_message", None) or self.tr(
-                "The memory library could not be opened: %1"
-            ).replace("%1", str(exc))
+            message = (
+                texts.in_ui_language(exc.user_message)
+                if getattr(exc, "user_message", None)
+                else self.tr("The memory library could not be opened. The details are in the log file.")
+            )
             if isinstance(exc, CorruptDatabaseError) and self._offer_restore(message):
                 return
-            dialogs.error(self, APP_DISPLAY_NAME, message)
+            dialogs.error(self, texts.app_name(), message)
 
     def _offer_restore(self, message: str) -> bool:
         """A damaged database: offer the newest backup.  True if the user took it."""
@@ -151,7 +152,7 @@ class MainWindow(QMainWindow):
         when = latest.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
         question = self.tr("%1\n\nRestore the backup of %2? The damaged file is kept aside.")
         if not dialogs.confirm(
-            self, APP_DISPLAY_NAME, question.replace("%1", message).replace("%2", when)
+            self, texts.app_name(), question.replace("%1", message).replace("%2", when)
         ):
             return False
 
@@ -258,7 +259,7 @@ class MainWindow(QMainWindow):
         path = demo_path()
         if not path.is_file():
             dialogs.error(
-                self, APP_DISPLAY_NAME, self.tr("The demo case is missing from this installation.")
+                self, texts.app_name(), self.tr("The demo case is missing from this installation.")
             )
             return
         self.status.showMessage(self.tr("Loading the demo case…"))
@@ -273,7 +274,7 @@ class MainWindow(QMainWindow):
             lambda e: e.import_jsonl(path),
             done,
             lambda exc: dialogs.error(
-                self, APP_DISPLAY_NAME, getattr(exc, "user_message", str(exc))
+                self, texts.app_name(), texts.error_text(exc)
             ),
             name="load-demo",
         )

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.ui import dialogs
+from desktop_app.ui import dialogs, texts
 from desktop_app.ui.eliding_combo import ElidingComboBox
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import app_icon, icon
@@ -51,7 +51,7 @@ class Sidebar(QWidget):
         head = QHBoxLayout()
         logo = QLabel()
         logo.setPixmap(app_icon().pixmap(28, 28))
-        title = QLabel(self.tr("LexMem 律记"))
+        title = QLabel(texts.app_name())
         title.setObjectName("AppTitle")
         head.addWidget(logo)
         head.addWidget(title, 1)
@@ -450,4 +450,4 @@ class Sidebar(QWidget):
             )
 
     def _show_error(self, exc: BaseException) -> None:
-        dialogs.error(self, self.tr("LexMem"), getattr(exc, "user_message", str(exc)))
+        dialogs.error(self, self.tr("LexMem"), texts.error_text(exc))

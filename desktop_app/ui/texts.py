@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from desktop_app.core.errors import split_languages
 from desktop_app.ui import i18n
 
 # mirrors desktop_app.memory.types without importing the memory package at start-up
@@ -13,6 +14,11 @@ CATEGORY_LABELS_EN = {
     "事实": "Fact", "证据": "Evidence", "法条": "Statute",
     "诉求": "Claim", "时间线": "Timeline", "偏好": "Preference",
 }
+
+
+def app_name() -> str:
+    """The product's name as the interface shows it (律记 in Chinese, LexMem in English)."""
+    return QCoreApplication.translate("Texts", "LexMem")
 
 
 def category_label(category: str | None) -> str:
@@ -60,6 +66,18 @@ def link_type_label(label: str | None) -> str:
 
 def link_types() -> list[tuple[str, str]]:
     return [(t, link_type_label(t)) for t in LINK_TYPES]
+
+
+def link_kind_label(kind: str) -> str:
+    """How a link came about (related, evolved, manual, …)."""
+    return {
+        "semantic": QCoreApplication.translate("NoteDetail", "related"),
+        "evolution": QCoreApplication.translate("NoteDetail", "evolved"),
+        "supersedes": QCoreApplication.translate("NoteDetail", "supersedes"),
+        "manual": QCoreApplication.translate("NoteDetail", "manual"),
+        "duplicate": QCoreApplication.translate("NoteDetail", "possible duplicate"),
+        "conflict": QCoreApplication.translate("NoteDetail", "conflict"),
+    }.get(kind, kind)
 
 
 def origin_label(origin: str) -> str:
@@ -121,13 +139,18 @@ def status_label(status: str) -> str:
 def in_ui_language(message: str) -> str:
     """One language of a "中文 / English" message from the exception tree (or the whole
     message when it is not one)."""
-    at = message.find(" / ")
-    while at != -1:  # the Chinese half may hold " / " itself ("本机 / 局域网")
-        zh, en = message[:at], message[at + 3 :]
-        if _has_cjk(zh) and not _has_cjk(en):
-            return zh.strip() if i18n.is_chinese() else en.strip()
-        at = message.find(" / ", at + 3)
-    return message
+    zh, en = split_languages(message)
+    return zh if i18n.is_chinese() else en
+
+
+def error_text(exc: BaseException) -> str:
+    """What to tell the user about a failure, in the interface language: a LexMem error's
+    own message, else a general one (the exception's text is for the log: it may be English,
+    Python's wording, or quote a secret)."""
+    message = getattr(exc, "user_message", None)
+    if message:
+        return in_ui_language(message)
+    return QCoreApplication.translate("Texts", "Something went wrong. The details are in the log file.")
 
 
 def one_language(zh: str, en: str) -> str:

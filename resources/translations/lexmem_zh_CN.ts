@@ -3,12 +3,12 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="30" />
+        <location filename="../../desktop_app/ui/about.py" line="31" />
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/about.py" line="52" />
+        <location filename="../../desktop_app/ui/about.py" line="53" />
         <source>Qt is used under the LGPL v3. Licences of all bundled components:</source>
         <translation>Qt 依据 LGPL v3 使用。所有随附组件的许可证：</translation>
     </message>
@@ -21,83 +21,83 @@
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="33" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="32" />
         <source>One fact, understandable on its own, e.g. “The hearing is on 15 July 2024 at 9:30.”</source>
         <translation>一条能独立理解的事实，例如“2024年7月15日上午9:30开庭。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="39" />
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="55" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="37" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="51" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="42" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="40" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="44" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="42" />
         <source>e.g. 2024-07-15 (when it happened)</source>
         <translation>例如 2024-07-15（事情发生的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="47" />
-        <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="44" />
+        <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or July 15, 2024</source>
         <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="53" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="49" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="58" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="54" />
         <source>Whose assertion this is</source>
         <translation>这是谁的说法</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="59" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="55" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="61" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="57" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="62" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="58" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="65" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="61" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="66" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="62" />
         <source>Global (all cases)</source>
         <translation>全局（所有案件）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="67" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="63" />
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="68" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="64" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="69" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="65" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="75" />
+        <location filename="../../desktop_app/ui/notes/add_dialog.py" line="69" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
@@ -116,76 +116,76 @@
         <translation>正在加载记忆库…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="246" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="245" />
         <source>The memory library could not be opened.</source>
         <translation>无法打开记忆库。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="256" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="254" />
         <source>Load demo case</source>
         <translation>载入示例案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="257" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="254" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="270" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="266" />
         <source>No model is connected yet. Open Settings, choose a provider and enter its API key; local Ollama or LM Studio need no key. Notes and the graph already work.</source>
         <translation>尚未连接模型。请打开设置，选择服务商并填写 API 密钥；本机的 Ollama 或 LM Studio 无需密钥。记忆和图谱现在就能用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="265" />
-        <location filename="../../desktop_app/ui/chat/view.py" line="273" />
-        <location filename="../../desktop_app/ui/chat/view.py" line="282" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="261" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="269" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="275" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="252" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="251" />
         <source>No case yet. Create one, or load the demo case (Zhang San's sales-contract dispute with an online shop over a faulty laptop) to look around.</source>
         <translation>还没有案件。新建一个，或载入示例案件（张三网购笔记本电脑屏幕花屏的买卖合同纠纷）先看看。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="283" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="275" />
         <source>Got it</source>
         <translation>知道了</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="293" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="283" />
         <source>Ask anything about this case.
 LexMem recalls the case's memories for every reply and learns from the conversation.</source>
         <translation>就本案提任何问题。
 律记每次回答都会调取本案记忆，并从对话中学习。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="343" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="332" />
         <source>Memory on</source>
         <translation>记忆：开</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="343" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="332" />
         <source>Memory off</source>
         <translation>记忆：关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="346" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="334" />
         <source>Memories are recalled and learned in this conversation. Click to turn memory off for privileged talk.</source>
         <translation>本对话会调取和写入记忆。涉及保密内容时，点击关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="349" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="336" />
         <source>Memory is off: nothing is recalled or learned in this conversation.</source>
         <translation>记忆已关闭：本对话既不调取也不写入记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="456" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="451" />
         <source>Long message</source>
         <translation>消息过长</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="458" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="453" />
         <source>This message is about %1 tokens; the model %2 reads about %3 at a time, together with the case's memories and its answer. It will probably be refused or cut.
 
 Shorten it, or add the document to the memories instead (Memories › Add or Import). Send anyway?</source>
@@ -194,12 +194,12 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 请删减后再发，或把这份材料添加到记忆中（记忆 › 添加或导入）。仍然发送吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="628" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="623" />
         <source>Memories used for this reply</source>
         <translation>本次回答用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/chat/view.py" line="633" />
+        <location filename="../../desktop_app/ui/chat/view.py" line="628" />
         <source>Learned from this turn</source>
         <translation>本轮对话学到的内容</translation>
     </message>
@@ -225,12 +225,12 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>Crash</name>
     <message>
-        <location filename="../../desktop_app/ui/excepthook.py" line="58" />
+        <location filename="../../desktop_app/ui/excepthook.py" line="60" />
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/excepthook.py" line="27" />
+        <location filename="../../desktop_app/ui/excepthook.py" line="29" />
         <source>Something unexpected went wrong. Your data is safe; the details were written to the log file.</source>
         <extracomment>tests turn this off; offscreen runs never block on a dialog either</extracomment>
         <translation>发生了意外错误。您的数据是安全的，详细信息已写入日志文件。</translation>
@@ -291,6 +291,20 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
         <location filename="../../desktop_app/ui/graph/detail.py" line="66" />
         <source>Click a note to see its details.</source>
         <translation>点击一条记忆查看详情。</translation>
+    </message>
+</context>
+<context>
+    <name>Dialogs</name>
+    <message>
+        <location filename="../../desktop_app/ui/dialogs.py" line="56" />
+        <source>Restart now</source>
+        <extracomment>room a window title needs beside its text: the icon and the close / maximise buttons</extracomment>
+        <translation>立即重启</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/dialogs.py" line="59" />
+        <source>Later</source>
+        <translation>稍后</translation>
     </message>
 </context>
 <context>
@@ -556,65 +570,65 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
         <translation>把 PDF、Word、图片、文本或 Markdown 导入本案（也可以把文件拖到窗口上）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="128" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="119" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="192" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="183" />
         <source>Choose or create a case to import its documents.</source>
         <translation>请选择或新建一个案件，再导入它的文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="197" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="188" />
         <source>No documents in this case yet.
 Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, text), or drop the files on this window. Their text becomes searchable passages the chat cites.</source>
         <translation>本案还没有文件。
 导入起诉状、合同、发票或截图（PDF、Word、PNG/JPG、文本），或把文件拖到这个窗口上。其中的文字会成为可检索、可在对话中引用的段落。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/documents/view.py" line="202" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="193" />
         <source>%n documents</source>
         <translation><numerusform>%n 份文件</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="220" />
-        <location filename="../../desktop_app/ui/documents/view.py" line="259" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="211" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="250" />
         <source>Import documents</source>
         <translation>导入文件</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/documents/view.py" line="240" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="231" />
         <source>(%n more waiting)</source>
         <translation><numerusform>（还有 %n 个等待中）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="251" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="242" />
         <source>Imported %1: %2 passages.</source>
         <translation>已导入“%1”：%2 个段落。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="263" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="254" />
         <source>The import of %1 was cancelled; nothing of it was kept.</source>
         <translation>已取消导入“%1”，没有保留任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="308" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="299" />
         <source>Deleted %1.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/documents/view.py" line="309" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="300" />
         <source>%n memories forgotten.</source>
         <translation><numerusform>已遗忘 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="336" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="327" />
         <source>Documents</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/documents/view.py" line="339" />
+        <location filename="../../desktop_app/ui/documents/view.py" line="330" />
         <source>The documents could not be read or changed.</source>
         <translation>无法读取或修改文件。</translation>
     </message>
@@ -731,69 +745,122 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
 <context>
     <name>GraphControls</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="62" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="51" />
         <source>Search notes…</source>
         <translation>搜索图谱中的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="77" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="66" />
         <source>Show or hide this category</source>
         <translation>显示或隐藏此类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="83" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="72" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="84" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="73" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="87" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="76" />
         <source>Whole map</source>
         <translation>全图</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="88" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="77" />
         <source>Focus: 1 hop</source>
         <translation>聚焦：1 跳</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="89" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="78" />
         <source>Focus: 2 hops</source>
         <translation>聚焦：2 跳</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="90" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="79" />
         <source>Show only the selected note's neighbourhood</source>
         <translation>只显示所选记忆的相邻记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="96" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="85" />
         <source>Size: links</source>
         <translation>大小：按关联数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="97" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="86" />
         <source>Size: retrievals</source>
         <translation>大小：按调取次数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="102" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="91" />
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="103" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="92" />
         <source>Re-layout</source>
         <translation>重新布局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="105" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="94" />
         <source>Export</source>
         <translation>导出</translation>
+    </message>
+</context>
+<context>
+    <name>GraphDetail</name>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="31" />
+        <source>Open conflict</source>
+        <translation>有冲突</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="77" />
+        <source>1 link</source>
+        <translation>1 条关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="78" />
+        <source>%n links</source>
+        <translation>%n 条关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="83" />
+        <source>recalled once</source>
+        <translation>被调取 1 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="84" />
+        <source>recalled %n times</source>
+        <translation>被调取 %n 次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="97" />
+        <source>Keywords</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="98" />
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="99" />
+        <source>Context</source>
+        <translation>背景</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="100" />
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="112" />
+        <source>Double-click the note on the map to edit it.</source>
+        <translation>在图上双击该记忆即可编辑。</translation>
     </message>
 </context>
 <context>
@@ -828,6 +895,116 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
     </message>
 </context>
 <context>
+    <name>History</name>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="47" />
+        <source>Edited by hand</source>
+        <translation>手动修改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="48" />
+        <source>Refined as new memories came in</source>
+        <translation>随新记忆自动完善</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="49" />
+        <source>A newer wording was merged in</source>
+        <translation>并入了更新的表述</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="50" />
+        <source>Organised by the model</source>
+        <translation>由模型整理</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="51" />
+        <source>Changed on import</source>
+        <translation>导入时修改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="52" />
+        <location filename="../../desktop_app/ui/history_text.py" line="61" />
+        <source>Changed</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="54" />
+        <source>Recorded this memory</source>
+        <translation>记下了这条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="55" />
+        <source>Undid the last change</source>
+        <translation>撤销了上一次修改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="56" />
+        <source>Replaced by a newer memory</source>
+        <translation>被更新的记忆取代</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="57" />
+        <location filename="../../desktop_app/ui/history_text.py" line="58" />
+        <source>Expired</source>
+        <translation>已失效</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="59" />
+        <source>Restored</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="60" />
+        <source>Conflict settled</source>
+        <translation>冲突已处理</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="95" />
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="97" />
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="99" />
+        <source>Event date</source>
+        <translation>事件日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="101" />
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="103" />
+        <source>Pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="103" />
+        <source>Unpinned</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="105" />
+        <source>Keywords</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="107" />
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="109" />
+        <source>Background note rewritten</source>
+        <translation>背景说明已改写</translation>
+    </message>
+</context>
+<context>
     <name>Links</name>
     <message>
         <location filename="../../desktop_app/ui/safe_text.py" line="51" />
@@ -848,42 +1025,42 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="53" />
+        <location filename="../../desktop_app/ui/main_window.py" line="52" />
         <source>Chat</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="54" />
+        <location filename="../../desktop_app/ui/main_window.py" line="53" />
         <source>Notes</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="55" />
+        <location filename="../../desktop_app/ui/main_window.py" line="54" />
         <source>Graph</source>
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="57" />
+        <location filename="../../desktop_app/ui/main_window.py" line="56" />
         <source>Documents</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="112" />
+        <location filename="../../desktop_app/ui/main_window.py" line="111" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="124" />
+        <location filename="../../desktop_app/ui/main_window.py" line="123" />
         <source>About LexMem</source>
         <translation>关于律记</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="137" />
-        <source>The memory library could not be opened: %1</source>
-        <translation>无法打开记忆库：%1</translation>
+        <location filename="../../desktop_app/ui/main_window.py" line="138" />
+        <source>The memory library could not be opened. The details are in the log file.</source>
+        <translation>无法打开记忆库，详情已写入日志文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="152" />
+        <location filename="../../desktop_app/ui/main_window.py" line="153" />
         <source>%1
 
 Restore the backup of %2? The damaged file is kept aside.</source>
@@ -892,37 +1069,37 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 要恢复 %2 的备份吗？损坏的文件会另存保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="161" />
+        <location filename="../../desktop_app/ui/main_window.py" line="162" />
         <source>Restored the backup of %1.</source>
         <translation>已恢复 %1 的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="204" />
+        <location filename="../../desktop_app/ui/main_window.py" line="205" />
         <source>Import documents</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="207" />
+        <location filename="../../desktop_app/ui/main_window.py" line="208" />
         <source>Open a case first: dropped files are imported into the open case.</source>
         <translation>请先打开一个案件：拖入的文件会导入当前打开的案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="261" />
+        <location filename="../../desktop_app/ui/main_window.py" line="262" />
         <source>The demo case is missing from this installation.</source>
         <translation>此安装中缺少示例案件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="264" />
+        <location filename="../../desktop_app/ui/main_window.py" line="265" />
         <source>Loading the demo case…</source>
         <translation>正在载入示例案件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="269" />
+        <location filename="../../desktop_app/ui/main_window.py" line="270" />
         <source>Demo case loaded.</source>
         <translation>示例案件已载入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/main_window.py" line="285" />
+        <location filename="../../desktop_app/ui/main_window.py" line="286" />
         <source>Choose a case to check its memory</source>
         <translation>请先选择一个案件再做记忆体检</translation>
     </message>
@@ -1169,7 +1346,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     <name>NoteDetail</name>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="74" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="288" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="266" />
         <source>Memory</source>
         <extracomment>"From 起诉状.pdf p. 3" was clicked: (document id, page)</extracomment>
         <translation>记忆</translation>
@@ -1190,319 +1367,299 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>例如 2024-07-15（事情发生的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="98" />
-        <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or 2024年7月15日</source>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="97" />
+        <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or July 15, 2024</source>
         <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="100" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="104" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="107" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
         <source>Whose assertion this is</source>
         <translation>这是谁的说法</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="108" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="106" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="114" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="112" />
         <source>Open the page this memory was drawn from</source>
         <translation>打开这条记忆出自的那一页</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="120" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="118" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="121" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="119" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="122" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="120" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="123" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="121" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="127" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="125" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="130" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="128" />
         <source>Undo last change</source>
         <translation>撤销上次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="161" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="157" />
         <source>Keep this one</source>
         <translation>以此条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="163" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="158" />
         <source>This memory is right: the other is expired (kept in history)</source>
         <translation>这条记忆正确：另一条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="165" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="159" />
         <source>Keep the other</source>
         <translation>以另一条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="167" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="160" />
         <source>The other memory is right: this one is expired (kept in history)</source>
         <translation>另一条记忆正确：这条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="169" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="161" />
         <source>Keep both</source>
         <translation>两条都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="170" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="162" />
         <source>Both stay: the conflict is marked as settled</source>
         <translation>两条都保留，冲突标记为已处理</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="186" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="178" />
         <source>Keywords and context</source>
         <translation>关键词与背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="189" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="181" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="194" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="191" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="200" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="195" />
         <source>What the link means: proves, applies to, contradicts, adds to, replaces, related</source>
         <translation>关联的含义：证明、适用、矛盾、补充、取代、相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="210" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="203" />
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="215" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="208" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="223" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="277" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="316" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="216" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="255" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="287" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="224" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="217" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="226" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="219" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="221" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="275" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="253" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="256" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="292" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="292" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="300" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="275" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="301" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="276" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="316" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="287" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="320" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="290" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="321" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="291" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="349" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="304" />
+        <source>another memory</source>
+        <translation>另一条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="322" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="377" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="345" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="421" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="384" />
         <source>From %1</source>
         <translation>出自 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="496" />
+        <location filename="../../desktop_app/ui/texts.py" line="74" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="497" />
+        <location filename="../../desktop_app/ui/texts.py" line="75" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="498" />
+        <location filename="../../desktop_app/ui/texts.py" line="76" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="499" />
+        <location filename="../../desktop_app/ui/texts.py" line="77" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="500" />
+        <location filename="../../desktop_app/ui/texts.py" line="78" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="501" />
+        <location filename="../../desktop_app/ui/texts.py" line="79" />
         <source>conflict</source>
         <translation>冲突</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="507" />
-        <source>you</source>
-        <translation>我</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="508" />
-        <source>note construction</source>
-        <translation>笔记构建</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="509" />
-        <source>memory evolution</source>
-        <translation>记忆演化</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="510" />
-        <source>memory decision</source>
-        <translation>记忆决策</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="511" />
-        <source>import</source>
-        <translation>导入</translation>
     </message>
 </context>
 <context>
     <name>NotesTableModel</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="248" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="218" />
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="246" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="218" />
         <source>Content · most relevant first</source>
         <extracomment>ids of the shown scope's notes in an open conflict (a badge on their row) search results still in the engine's relevance order (no column sort applied)</extracomment>
         <translation>内容 · 按相关度排序</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="249" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="219" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="250" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="220" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="251" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="221" />
         <source>Recorded</source>
         <translation>记录于</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="317" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="282" />
         <source>Open conflict: contradicts a memory from another source</source>
         <translation>待处理冲突：与另一来源的记忆相矛盾</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="252" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="222" />
         <source>Updated</source>
         <translation>更新于</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="253" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="223" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="254" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="224" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="257" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="227" />
         <source>When the fact happened or takes effect (not when it was recorded)</source>
         <translation>事实发生或生效的日期（不是记录的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/model.py" line="261" />
-        <location filename="../../desktop_app/ui/notes/model.py" line="323" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="231" />
+        <location filename="../../desktop_app/ui/notes/model.py" line="285" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
@@ -1510,105 +1667,110 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="77" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="95" />
         <source>Search memories (meaning, not just words)</source>
         <extracomment>Import documents… (PDF, Word, images, text) for the case: the Documents tab does it open a document's page in the viewer: (document id, page)</extracomment>
         <translation>搜索记忆（按含义，不只是字面）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="87" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="96" />
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="106" />
         <source>All categories</source>
         <translation>全部类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="96" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="115" />
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="100" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="119" />
         <source>Global too</source>
         <translation>含全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="102" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="120" />
         <source>Also show global memories (preferences, reusable knowledge)</source>
         <translation>同时显示全局记忆（偏好、通用知识）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="112" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
         <source>Show only the memories in an open conflict (to settle by hand)</source>
         <translation>只显示存在待处理冲突的记忆（需要手动处理）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="121" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="124" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="138" />
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="149" />
         <source>Import and export</source>
         <translation>导入与导出</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="139" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="153" />
         <source>Import documents…</source>
         <translation>导入文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="142" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="156" />
         <source>Import JSON Lines…</source>
         <translation>导入 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="146" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="160" />
         <source>Export JSON Lines…</source>
         <translation>导出 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="149" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="163" />
         <source>Export Markdown…</source>
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="153" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="167" />
         <source>Evidence list (Word)…</source>
         <translation>证据目录（Word）…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="157" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="796" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="171" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="729" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="158" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="172" />
         <source>Merge the second selected memory into the first</source>
         <translation>把选中的第二条记忆合并到第一条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="160" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="797" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="174" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="730" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="161" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="175" />
         <source>Link the two selected memories</source>
         <translation>关联选中的两条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="165" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="179" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="167" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="181" />
         <source>Add a memory by hand (Ctrl+Shift+M)</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
@@ -1618,63 +1780,63 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>冲突 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="397" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="379" />
         <source>No match: no memory is about “%1”. Try other words, or clear the search.</source>
         <translation>无匹配：没有与“%1”相关的记忆。换个说法试试，或清除搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="405" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="386" />
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="408" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="389" />
         <source>No match</source>
         <translation>无匹配</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="410" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="389" />
         <source>%n matching memories, most relevant first</source>
         <translation><numerusform>%n 条匹配的记忆，按相关度排序</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="419" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="394" />
         <source>%n memories of this case and global</source>
         <translation><numerusform>本案及全局共 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="421" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="396" />
         <source>%n memories of this case</source>
         <translation><numerusform>本案 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="512" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="519" />
         <source>Marked as expired: %1</source>
         <translation>已设为失效：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="527" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="530" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="867" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="784" />
         <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
         <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="414" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="392" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="615" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="677" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="589" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="640" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="617" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="590" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -1683,17 +1845,17 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="632" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="604" />
         <source>Deleted: %1</source>
         <translation>已删除：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="650" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="618" />
         <source>The memory is deleted; its text still appears elsewhere in this case (for example in a chat message).</source>
         <translation>记忆已删除；它的文字仍出现在本案的其他地方（例如某条聊天消息中）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="673" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="636" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -1704,22 +1866,22 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="684" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="647" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="686" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="649" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="703" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="661" />
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="705" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="662" />
         <source>Merge the second memory into the first? The second is kept in history as superseded.
 
 1. %1
@@ -1730,58 +1892,58 @@ Remove the text from these backups too?</source>
 2. %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="731" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="680" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="749" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="695" />
         <source>Conflict settled.</source>
         <translation>冲突已处理。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="801" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="734" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="802" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="735" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="817" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="749" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="817" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="749" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="826" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="757" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="839" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="846" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="763" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="768" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="839" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="763" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="846" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="768" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="901" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="817" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -1833,14 +1995,27 @@ Remove the text from these backups too?</source>
         <translation>代理地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="44" />
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="43" />
         <source>Only if the proxy asks for one (kept in the keyring)</source>
         <translation>仅在代理要求时填写（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="48" />
+        <location filename="../../desktop_app/ui/settings/proxy_section.py" line="44" />
         <source>Proxy password</source>
         <translation>代理密码</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/i18n.py" line="37" />
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/i18n.py" line="38" />
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
     </message>
 </context>
 <context>
@@ -1860,9 +2035,9 @@ Remove the text from these backups too?</source>
     <name>SettingsDialog</name>
     <message>
         <location filename="../../desktop_app/ui/settings/dialog.py" line="48" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="463" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="480" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="491" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="456" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="471" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="484" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -2023,92 +2198,97 @@ Remove the text from these backups too?</source>
         <translation>重复相似度</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="202" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="204" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="205" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="207" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="206" />
-        <source>A new language applies after a restart.</source>
-        <translation>更改语言后需重启生效。</translation>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="208" />
+        <source>A new language applies after a restart (LexMem offers it).</source>
+        <translation>更换语言后需要重启（律记会询问是否立即重启）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="210" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="485" />
+        <source>The new language applies after LexMem restarts. Restart now?</source>
+        <translation>新的语言在律记重启后生效。现在重启吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="212" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="211" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="213" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="212" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="214" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="213" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="215" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="219" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="221" />
         <source>Data folder:</source>
         <translation>数据文件夹：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="225" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="227" />
         <source>Open data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="235" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="237" />
         <source>A backup is a consistent copy of the database. Restoring replaces all current memories and conversations (a safety copy is kept in the backups folder).</source>
         <translation>备份是数据库的一致性副本。恢复会替换当前全部记忆和对话（会在备份文件夹中保留一份安全副本）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="242" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="244" />
         <source>Back up now…</source>
         <translation>立即备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="244" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="246" />
         <source>Restore from backup…</source>
         <translation>从备份恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="256" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="258" />
         <source>About LexMem…</source>
         <translation>关于律记…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="360" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="362" />
         <source>Not needed for this provider</source>
         <translation>该服务商无需密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="363" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="365" />
         <source>•••••••• saved in the system keyring — type to replace</source>
         <translation>•••••••• 已保存在系统密钥库 — 输入新密钥可替换</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="366" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
         <source>Paste your API key</source>
         <translation>粘贴您的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="368" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="370" />
         <source>The key is stored only in the system keyring, never in a file.</source>
         <translation>密钥只保存在系统密钥库中，绝不写入文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="371" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="373" />
         <source>No system keyring is available: the key is kept for this session only.</source>
         <translation>系统密钥库不可用：密钥只在本次运行中保存。</translation>
     </message>
@@ -2128,68 +2308,63 @@ Remove the text from these backups too?</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="431" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="430" />
         <source>The address is not well-formed: it should look like https://api.example.com/v1.</source>
         <translation>地址格式不对：应类似 https://api.example.com/v1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="433" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="431" />
         <source>Enter the name of the chat model.</source>
         <translation>请填写对话模型名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="435" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="432" />
         <source>Enter the name of the memory model (it may be the chat model).</source>
         <translation>请填写记忆模型名称（可与对话模型相同）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="492" />
-        <source>The new language applies after LexMem restarts.</source>
-        <translation>新语言将在律记重启后生效。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="502" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="494" />
         <source>Back up</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="502" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="494" />
         <source>SQLite database (*.sqlite3)</source>
         <translation>SQLite 数据库 (*.sqlite3)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="509" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="501" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="513" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="505" />
         <source>Backup written to %1</source>
         <translation>备份已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="522" />
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="529" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="514" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="521" />
         <source>Restore from backup</source>
         <translation>从备份恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="523" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="515" />
         <source>SQLite database (*.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="530" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="522" />
         <source>Replace all current memories and conversations with the backup?</source>
         <translation>用备份替换当前全部记忆和对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="537" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="529" />
         <source>Restoring…</source>
         <translation>正在恢复…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/settings/dialog.py" line="543" />
+        <location filename="../../desktop_app/ui/settings/dialog.py" line="535" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
@@ -2197,14 +2372,9 @@ Remove the text from these backups too?</source>
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="54" />
-        <source>LexMem 律记</source>
-        <extracomment>the user asked for the current case's memory check-up (记忆体检)</extracomment>
-        <translation>律记 LexMem</translation>
-    </message>
-    <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="61" />
         <source>CASE</source>
+        <extracomment>the user asked for the current case's memory check-up (记忆体检)</extracomment>
         <translation>案件</translation>
     </message>
     <message>
@@ -2224,8 +2394,8 @@ Remove the text from these backups too?</source>
     </message>
     <message>
         <location filename="../../desktop_app/ui/sidebar.py" line="79" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="254" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="454" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="249" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="449" />
         <source>Archive case</source>
         <translation>归档案件</translation>
     </message>
@@ -2245,80 +2415,80 @@ Remove the text from these backups too?</source>
         <translation>显示已归档案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="107" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="359" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="385" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="102" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="354" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="380" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="109" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="104" />
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话 (Ctrl+N)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="114" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="109" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="119" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="114" />
         <source>CONVERSATIONS</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="147" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="142" />
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="152" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="147" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="154" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="149" />
         <source>Provider, memory, language, theme, backup (Ctrl+,)</source>
         <translation>服务商、记忆、语言、主题、备份 (Ctrl+,)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="159" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="154" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="163" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="158" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="192" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="187" />
         <source> (archived)</source>
         <translation>（已归档）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="221" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="216" />
         <source>New case</source>
         <translation>新建案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="221" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="236" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="216" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="231" />
         <source>Case name:</source>
         <translation>案件名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="236" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="231" />
         <source>Rename case</source>
         <translation>重命名案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="256" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="251" />
         <source>Archive “%1”? Its notes and conversations are kept; it is hidden from the list.</source>
         <translation>归档“%1”？其记忆和对话都会保留，只是不再显示在列表中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="285" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="280" />
         <source>Delete “%1” for good?
 
 This erases from this computer, and from every backup (%2):
@@ -2337,45 +2507,45 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 此操作无法撤销。若只想保留案件并隐藏它，请改用归档。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="299" />
-        <location filename="../../desktop_app/ui/sidebar.py" line="316" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="294" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="311" />
         <source>Delete case</source>
         <translation>删除案件</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="317" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="312" />
         <source>The case is deleted, but some of its text still appears in:
 %1</source>
         <translation>案件已删除，但以下位置仍含有它的部分文字：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="399" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="394" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="399" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="394" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="417" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="412" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="418" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="413" />
         <source>Delete “%1” and all its messages? Memories learned from it are kept.</source>
         <translation>删除“%1”及其全部消息？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="454" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="449" />
         <source>Unarchive case</source>
         <translation>取消归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/sidebar.py" line="458" />
+        <location filename="../../desktop_app/ui/sidebar.py" line="453" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>
@@ -2383,7 +2553,7 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
 <context>
     <name>Startup</name>
     <message>
-        <location filename="../../desktop_app/ui/app.py" line="121" />
+        <location filename="../../desktop_app/ui/app.py" line="122" />
         <source>LexMem is already running with this data folder. Switch to the open window, or close it first.</source>
         <extracomment>set by the start-up test and benchmark: at the main window's first paint print one line, ``first-paint {"engine": &lt;state&gt;, "heavy_modules_loaded": [...]}``, then ``engine-ready`` (or ``engine-failed``) once the engine has opened in the background what must not be imported before the window shows (each costs a noticeable part of a second) the engine opens at the first paint; this is the latest it waits (a window never painted)</extracomment>
         <translation>律记已在使用这个数据文件夹。请切换到已打开的窗口，或先将其关闭。</translation>
@@ -2408,62 +2578,62 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
         <translation>本案 %1 条记忆 · 含全局 %2 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="92" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="91" />
         <source>Memories in effect (not expired or replaced): %1 in this case, %2 with the global ones (preferences, reusable knowledge).</source>
         <translation>有效记忆（未失效、未被取代）：本案 %1 条；加上全局记忆（偏好、通用知识）共 %2 条。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/status_bar.py" line="103" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="101" />
         <source>%n memory jobs pending</source>
         <translation><numerusform>%n 项记忆任务待处理</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="105" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="103" />
         <source>Memory work waiting for the model (runs when it is reachable)</source>
         <translation>等待模型的记忆任务（连上模型后自动运行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="113" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="111" />
         <source>No model connected</source>
         <translation>未连接模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="122" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="120" />
         <source>Model setup needs attention</source>
         <translation>模型设置需要检查</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="125" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="123" />
         <source>The model connection cannot work as set up: %1</source>
         <translation>按当前设置无法连接模型：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="132" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="128" />
         <source>Offline: the model endpoint is not reachable; memory work is queued</source>
         <translation>离线：无法连接模型服务，记忆任务已排队</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="134" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="130" />
         <source>Offline: no model connected; notes and graph still work</source>
         <translation>离线：未连接模型，记忆和图谱仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="141" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="137" />
         <source>Online</source>
         <translation>在线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="141" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="137" />
         <source>Model configured</source>
         <translation>已配置模型</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/status_bar.py" line="146" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="142" />
         <source>Check-up: %n to review</source>
         <translation><numerusform>记忆体检：%n 项待处理</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/status_bar.py" line="148" />
+        <location filename="../../desktop_app/ui/status_bar.py" line="144" />
         <source>The memory check-up proposes clean-ups; nothing changes until you accept</source>
         <translation>记忆体检只提出清理建议；在您接受之前不会做任何改动</translation>
     </message>
@@ -2544,17 +2714,22 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
         <translation>已失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="167" />
+        <location filename="../../desktop_app/ui/texts.py" line="153" />
+        <source>Something went wrong. The details are in the log file.</source>
+        <translation>出了点问题，详情已写入日志文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/texts.py" line="172" />
         <source>No model provider is connected yet. Open Settings, pick a provider (DeepSeek, OpenAI, or a local Ollama / LM Studio) and enter its API key. Notes and the graph work without it.</source>
         <translation>还没有连接模型服务。请打开设置，选择服务商（DeepSeek、OpenAI，或本机的 Ollama / LM Studio）并填写 API 密钥。不连接模型，记忆和图谱也能使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="172" />
+        <location filename="../../desktop_app/ui/texts.py" line="176" />
         <source>The API key was rejected. Check the key in Settings.</source>
         <translation>API 密钥被拒绝，请在设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="175" />
+        <location filename="../../desktop_app/ui/texts.py" line="177" />
         <source>The model does not exist on this endpoint. Pick another model in Settings.</source>
         <translation>该服务上没有这个模型，请在设置中选择其他模型。</translation>
     </message>
@@ -2564,81 +2739,87 @@ It cannot be undone. To keep the case but hide it, archive it instead.</source>
         <translation>请求过于频繁，请稍候再重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="181" />
+        <location filename="../../desktop_app/ui/texts.py" line="179" />
         <source>The model endpoint cannot be reached. Check the network or the base URL.</source>
         <translation>无法连接到模型服务，请检查网络或服务地址。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="184" />
+        <location filename="../../desktop_app/ui/texts.py" line="180" />
         <source>The proxy setting cannot be used. Check it in Settings, or choose “No proxy”.</source>
         <translation>代理设置无法使用。请在设置中检查，或选择“不使用代理”。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="187" />
+        <location filename="../../desktop_app/ui/texts.py" line="181" />
         <source>The connection to the model broke during the answer. What came is kept above; retry to get the whole answer.</source>
         <translation>回答过程中与模型的连接中断了。已收到的部分保留在上方；重试可获得完整回答。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="191" />
+        <location filename="../../desktop_app/ui/texts.py" line="183" />
         <source>The answer reached the model's length limit and was cut off. Retry, or ask for a shorter answer.</source>
         <translation>回答达到了模型的长度上限，被截断了。请重试，或要求更简短的回答。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="195" />
+        <location filename="../../desktop_app/ui/texts.py" line="185" />
         <source>This conversation is now longer than the model can read at once. Start a new chat; the case's memories come along.</source>
         <translation>这段对话已超出模型一次能读取的长度。请新建对话；本案的记忆会一并带上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="199" />
+        <location filename="../../desktop_app/ui/texts.py" line="187" />
         <source>The model endpoint refused this request. Retry, or check the model in Settings.</source>
         <translation>模型服务拒绝了这个请求。请重试，或在设置中检查模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="203" />
+        <location filename="../../desktop_app/ui/texts.py" line="189" />
         <source>The model sent an unusable answer. Try again.</source>
         <translation>模型返回了无法使用的结果，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="206" />
+        <location filename="../../desktop_app/ui/texts.py" line="190" />
         <source>The model call failed.</source>
         <translation>调用模型失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="207" />
+        <location filename="../../desktop_app/ui/texts.py" line="191" />
         <source>Reading or writing local data failed.</source>
         <translation>读写本地数据失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="214" />
+        <location filename="../../desktop_app/ui/texts.py" line="198" />
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="215" />
+        <location filename="../../desktop_app/ui/texts.py" line="199" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/texts.py" line="216" />
+        <location filename="../../desktop_app/ui/texts.py" line="200" />
         <source>New chat</source>
         <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/i18n.py" line="74" />
+        <location filename="../../desktop_app/ui/texts.py" line="21" />
+        <source>LexMem</source>
+        <translation>律记</translation>
     </message>
 </context>
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/timeline.py" line="63" />
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="61" />
         <source>No dated memories in this case yet.</source>
         <extracomment>categories drawn prominently (events, evidence, deadlines); others are shown lighter</extracomment>
         <translation>本案还没有带日期的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/timeline.py" line="68" />
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="66" />
         <source>no date named: the day it was recorded</source>
         <translation>未写明日期：按记录日排列</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/timeline.py" line="69" />
+        <location filename="../../desktop_app/ui/notes/timeline.py" line="67" />
         <source>open conflict</source>
         <translation>待处理冲突</translation>
     </message>

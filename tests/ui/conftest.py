@@ -71,6 +71,7 @@ def no_dialogs(monkeypatch):
     monkeypatch.setattr(dialogs, "ask_text", lambda *a, **k: answers["text"])
     monkeypatch.setattr(dialogs, "error", lambda parent, title, text: answers["errors"].append(text))
     monkeypatch.setattr(dialogs, "inform", lambda *a, **k: None)
+    monkeypatch.setattr(dialogs, "ask_restart", lambda *a, **k: False)  # "later"
     yield answers
     excepthook.interactive = True
 

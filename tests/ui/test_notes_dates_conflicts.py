@@ -159,6 +159,7 @@ def test_the_graph_shows_link_types_and_conflicts(qtbot, disputed):
     assert view.canvas.renderer.last_edge_labels_drawn >= 1
     view.select(claim.id)
     text = view.details.browser.toPlainText()
-    assert "对方主张" in text and "open conflict" in text
+    # in the interface's language only (issue 15, item 3: it read "对方主张 … 有冲突 open conflict")
+    assert "Opposing party's claim" in text and "Open conflict" in text and "对方主张" not in text
     assert np.count_nonzero(model.conflicted) == 2
 

@@ -214,13 +214,13 @@ class ChatView(QWidget):
             token = self._load_token
             controller = self.controller
 
-            def history(e: Any) -> tuple[list[Any], dict[str, list[Any]]]:
-                messages = e.list_messages(conv.id)
-                return messages, controller.cited_passages(messages)
+            def history(e: Any) -> tuple[list[Any], dict[str, Any], dict[str, list[Any]]]:
+                messages, learned = _messages_and_learned(e, conv.id)
+                return messages, learned, controller.cited_passages(messages)
 
             self.host.call(
                 history,
-                lambda r: self._show_history(token, *r),
+                lambda found: self._show_history(token, *found),
                 lambda exc: self._add_error(exc),
                 name="list-messages",
             )
@@ -242,7 +242,7 @@ class ChatView(QWidget):
             self._banner(self.tr("Loading the memory library…"), [])
         elif self.host.state == "failed":
             self._banner(
-                getattr(self.host.error, "user_message", None) or self.tr("The memory library could not be opened."),
+                texts.in_ui_language(getattr(self.host.error, "user_message", None) or "") or self.tr("The memory library could not be opened."),
                 [],
             )
         elif ready and self.case_id is None:
@@ -380,17 +380,25 @@ class ChatView(QWidget):
             self.newChatRequested.emit()
 
     def _show_history(
-        self, token: int, messages: list[Any], passages: dict[str, list[Any]] | None = None
+        self,
+        token: int,
+        messages: list[Any],
+        learned: dict[str, Any] | None = None,
+        passages: dict[str, list[Any]] | None = None,
     ) -> None:
         if token != self._load_token:
             return
         self._clear_messages()
+        learned = learned or {}
         for m in self.controller.shown_messages(messages):
             w = self._add_message(m.role, m.content)
             if m.role == "assistant":
                 w.set_injected(list(m.injected_note_ids or ()))
                 w.set_passages((passages or {}).get(m.id, []))
                 w.set_status(m.status)
+                # what this turn taught, kept with the reply (notes deleted since are left out)
+                ids = getattr(m, "learned_note_ids", ())
+                w.set_learned([learned[i] for i in ids if i in learned])
         self._update_retry_buttons()
         self._refresh_chrome()
         self.follower.jump_to_latest()
@@ -626,3 +634,9 @@ class ChatView(QWidget):
         popup.open()
         self._last_popup = popup
 
+
+def _messages_and_learned(engine: Any, conversation_id: str) -> tuple[list[Any], dict[str, Any]]:
+    """*worker*: a conversation's messages, and the notes its replies taught (by id)."""
+    messages = engine.list_messages(conversation_id)
+    ids = [i for m in messages for i in getattr(m, "learned_note_ids", ())]
+    return messages, {n.id: n for n in engine.notes_by_ids(ids)} if ids else {}

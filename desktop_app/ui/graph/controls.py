@@ -3,6 +3,8 @@ link-kind filters, focus depth, size metric, fit, re-layout and export."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
@@ -15,24 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.memory.types import CATEGORIES, CATEGORY_LABELS_EN, LINK_KINDS, NOTE_STATUSES
+from desktop_app.memory.types import CATEGORIES, LINK_KINDS, NOTE_STATUSES
+from desktop_app.ui import texts
 
 from . import style
 from .model import Filters
-
-_STATUS_LABELS = {
-    "active": "有效 Active",
-    "superseded": "已取代 Superseded",
-    "archived": "已失效 Expired",
-}
-_KIND_LABELS = {
-    "semantic": "语义 Semantic",
-    "evolution": "演化 Evolution",
-    "supersedes": "取代 Supersedes",
-    "manual": "手动 Manual",
-    "duplicate": "重复 Duplicate",
-    "conflict": "矛盾 Conflict",
-}
 
 
 def _dot_icon(colour: QColor) -> QIcon:
@@ -68,7 +57,7 @@ class GraphControls(QWidget):
         legend.setSpacing(2)
         for cat in CATEGORIES:
             b = QToolButton(self)
-            b.setText(f"{cat} {CATEGORY_LABELS_EN[cat]}")
+            b.setText(texts.category_label(cat))
             b.setIcon(_dot_icon(style.category_colour(cat)))
             b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
             b.setCheckable(True)
@@ -80,8 +69,8 @@ class GraphControls(QWidget):
             legend.addWidget(b)
         legend.addStretch(1)
 
-        self.status_actions = self._menu_button(self.tr("Status"), NOTE_STATUSES, _STATUS_LABELS)
-        self.kind_actions = self._menu_button(self.tr("Links"), LINK_KINDS, _KIND_LABELS)
+        self.status_actions = self._menu_button(self.tr("Status"), NOTE_STATUSES, texts.status_label)
+        self.kind_actions = self._menu_button(self.tr("Links"), LINK_KINDS, texts.link_kind_label)
 
         self.hops = QComboBox(self)
         self.hops.addItem(self.tr("Whole map"), 0)
@@ -134,7 +123,7 @@ class GraphControls(QWidget):
         return b
 
     def _menu_button(
-        self, text: str, values: tuple[str, ...], labels: dict[str, str]
+        self, text: str, values: tuple[str, ...], label: Callable[[str], str]
     ) -> dict[str, QAction]:
         b = QToolButton(self)
         b.setText(text)
@@ -142,7 +131,7 @@ class GraphControls(QWidget):
         menu = QMenu(b)
         actions: dict[str, QAction] = {}
         for v in values:
-            a = menu.addAction(labels.get(v, v))
+            a = menu.addAction(label(v))
             a.setCheckable(True)
             a.setChecked(True)
             a.toggled.connect(self.filtersChanged)

@@ -9,7 +9,8 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtSvg import QSvgGenerator
 
-from desktop_app.memory.types import CATEGORIES, CATEGORY_LABELS_EN
+from desktop_app.memory.types import CATEGORIES
+from desktop_app.ui import texts
 
 from . import style
 from .render import Frame, Renderer
@@ -52,7 +53,7 @@ def paint_legend(p: QPainter, width: float) -> None:
         p.setBrush(style.category_colour(cat))
         p.drawEllipse(QPointF(x + 5, 14), 5, 5)
         p.setPen(QPen(QColor("#333333")))
-        text = f"{cat} {CATEGORY_LABELS_EN[cat]}"
+        text = texts.category_label(cat)
         p.drawText(QPointF(x + 14, 18), text)
         x += 24 + p.fontMetrics().horizontalAdvance(text)
         if x > width - 60:

@@ -16,6 +16,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
 from desktop_app.memory.types import CATEGORIES, LINK_KINDS, NOTE_STATUSES
+from desktop_app.ui import texts
 
 from . import style
 from .compat import guard_none_refcount
@@ -329,7 +330,7 @@ class Renderer:
         drawn = 0
         for i in idx:
             node = m.graph.nodes[i]
-            text = _CATEGORY_TEXT[m.category[i]]
+            text = texts.category_label(_CATEGORY_TEXT[m.category[i]])  # the UI's language
             if lod == "near" or i in (f.selected, f.hovered):
                 summary = node.label if len(node.label) <= 18 else node.label[:17] + "…"
                 text = f"{text} · {summary}"

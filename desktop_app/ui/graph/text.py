@@ -5,51 +5,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from desktop_app.memory.types import (
-    CATEGORY_LABELS_EN,
-    LINK_TYPE_LABELS_EN,
-    SOURCE_KIND_LABELS_EN,
-    GraphNode,
-    HistoryEntry,
-    Note,
-)
-from desktop_app.ui import i18n
+from PySide6.QtCore import QCoreApplication
+
+from desktop_app.memory.types import GraphNode, HistoryEntry, Note
+from desktop_app.ui import history_text, i18n, texts
 from desktop_app.ui.theme import tokens
 
 from .style import CONFLICT_COLOUR, category_colour
 
-_ORIGIN_TEXT = {"message": "对话 conversation", "manual": "手动 by hand", "import": "导入 import"}
-
 
 def link_type_text(label: str) -> str:
     """A link's relation as drawn on the edge, in the interface language."""
-    return label if i18n.is_chinese() else LINK_TYPE_LABELS_EN.get(label, label)
+    return texts.link_type_label(label) if label else label
 
 
 def _facts(node: GraphNode) -> list[str]:
     """Event date, source and origin of a node; its open conflict in red."""
     bits = []
     if node.event_date:
-        bits.append(f"📅 {escape(node.event_date)}")
+        bits.append(f"📅 {escape(texts.event_date_text(node.event_date))}")
     if node.source_kind:
-        en = SOURCE_KIND_LABELS_EN.get(node.source_kind, "")
-        bits.append(f"{escape(node.source_kind)} <span style='color:#888'>{escape(en)}</span>")
-    bits.append(f"<span style='color:#888'>{escape(_ORIGIN_TEXT.get(node.origin, node.origin))}</span>")
+        bits.append(escape(texts.source_kind_label(node.source_kind)))
+    bits.append(f"<span style='color:#888'>{escape(texts.origin_label(node.origin))}</span>")
     if node.conflicted:
-        bits.append(f"<b style='color:{CONFLICT_COLOUR.name()}'>⚠ 有冲突 open conflict</b>")
+        conflict = QCoreApplication.translate("GraphDetail", "Open conflict")
+        bits.append(f"<b style='color:{CONFLICT_COLOUR.name()}'>⚠ {escape(conflict)}</b>")
     return bits
-
-_STATUS_TEXT = {
-    "active": "有效 active",
-    "superseded": "已被取代 superseded",
-    "archived": "已失效 expired",
-}
 
 
 def _category(cat: str) -> str:
     colour = category_colour(cat).name()
-    en = CATEGORY_LABELS_EN.get(cat, "")
-    return f'<span style="color:{colour}">●</span> {escape(cat)} <span style="color:#888">{escape(en)}</span>'
+    return f'<span style="color:{colour}">●</span> {escape(texts.category_label(cat))}'
 
 
 def _tags(tags: Sequence[str]) -> str:
@@ -67,39 +53,62 @@ def _tags(tags: Sequence[str]) -> str:
 def tooltip_html(node: GraphNode) -> str:
     bits = [f"<b>{escape(node.label)}</b>", _category(node.category)]
     if node.status != "active":
-        bits.append(
-            f'<span style="color:#999">{escape(_STATUS_TEXT.get(node.status, node.status))}</span>'
-        )
+        bits.append(f'<span style="color:#999">{escape(texts.status_label(node.status))}</span>')
     bits.append(" · ".join(_facts(node)))
     if node.tags:
         bits.append(_tags(node.tags))
     return "<br>".join(bits)
 
 
+def _history(history: Sequence[HistoryEntry]) -> str:
+    items = []
+    for h in history:
+        title, lines = history_text.describe(h)
+        items.append(
+            f"<li>{escape(h.created_at.astimezone().strftime('%Y-%m-%d %H:%M'))} · {escape(title)}"
+            + "".join(f"<br><span style='color:#888'>{escape(line)}</span>" for line in lines)
+            + "</li>"
+        )
+    return "".join(items)
+
+
+def _links_text(n: int) -> str:
+    if n == 1 and not i18n.is_chinese():  # English has no catalogue to give the singular
+        return QCoreApplication.translate("GraphDetail", "1 link")
+    return QCoreApplication.translate("GraphDetail", "%n links", "", n)
+
+
+def _recalled_text(n: int) -> str:
+    if n == 1 and not i18n.is_chinese():
+        return QCoreApplication.translate("GraphDetail", "recalled once")
+    return QCoreApplication.translate("GraphDetail", "recalled %n times", "", n)
+
+
 def detail_html(node: GraphNode, note: Note | None, history: Sequence[HistoryEntry]) -> str:
+    counts = f"{_links_text(node.degree)} · {_recalled_text(node.retrieval_count)}"
     rows = [
         f"<h3 style='margin:0'>{escape(node.label)}</h3>",
-        f"<p>{_category(node.category)} · {escape(_STATUS_TEXT.get(node.status, node.status))}"
+        f"<p>{_category(node.category)} · {escape(texts.status_label(node.status))}"
         + (" · 📌" if node.pinned else "")
         + f"<br>{' · '.join(_facts(node))}"
-        + f"<br><span style='color:#888'>links {node.degree} · retrieved {node.retrieval_count}×</span></p>",
+        + f"<br><span style='color:#888'>{escape(counts)}</span></p>",
     ]
+    # translated outside the f-strings: lupdate does not look inside their expressions
+    keywords = escape(QCoreApplication.translate("GraphDetail", "Keywords"))
+    tags_title = escape(QCoreApplication.translate("GraphDetail", "Tags"))
+    context = escape(QCoreApplication.translate("GraphDetail", "Context"))
+    history_title = escape(QCoreApplication.translate("GraphDetail", "History"))
     if note is not None:
         rows.append(f"<p>{escape(note.content)}</p>")
-        rows.append(f"<p><b>Keywords</b><br>{_tags(note.keywords)}</p>")
-    rows.append(f"<p><b>Tags</b><br>{_tags(note.tags if note is not None else node.tags)}</p>")
+        rows.append(f"<p><b>{keywords}</b><br>{_tags(note.keywords)}</p>")
+    tags = note.tags if note is not None else node.tags
+    rows.append(f"<p><b>{tags_title}</b><br>{_tags(tags)}</p>")
     if note is not None and note.context:
-        rows.append(f"<p><b>Context</b><br>{escape(note.context)}</p>")
+        rows.append(f"<p><b>{context}</b><br>{escape(note.context)}</p>")
     if history:
-        items = "".join(
-            f"<li>{escape(h.created_at.astimezone().strftime('%Y-%m-%d %H:%M'))} · {escape(h.action)}"
-            f" <span style='color:#888'>({escape(h.actor)})</span>"
-            + (f"<br><span style='color:#666'>{escape(h.reason)}</span>" if h.reason else "")
-            + "</li>"
-            for h in history
+        rows.append(
+            f"<p><b>{history_title}</b></p><ul style='margin-left:-20px'>{_history(history)}</ul>"
         )
-        rows.append(f"<p><b>History</b></p><ul style='margin-left:-20px'>{items}</ul>")
-    rows.append(
-        f"<p style='color:#aaa;font-size:small'>{escape(node.id)} · double-click to edit</p>"
-    )
+    hint = QCoreApplication.translate("GraphDetail", "Double-click the note on the map to edit it.")
+    rows.append(f"<p style='color:#aaa;font-size:small'>{escape(hint)}</p>")
     return "".join(rows)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.ui import dialogs
+from desktop_app.ui import dialogs, texts
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.maintenance.model import (
     MaintenanceRow,
@@ -152,7 +152,7 @@ class MaintenanceDialog(QDialog):
 
     def _failed(self, exc: BaseException) -> None:
         self._set_busy(False)
-        message = getattr(exc, "user_message", "") or str(exc)
+        message = texts.error_text(exc)
         dialogs.error(self, self.tr("Memory check-up"), message)
 
     def _set_busy(self, busy: bool) -> None:

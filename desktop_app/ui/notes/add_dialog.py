@@ -42,7 +42,7 @@ class AddNoteDialog(QDialog):
         self.event_date.setPlaceholderText(self.tr("e.g. 2024-07-15 (when it happened)"))
         self.event_date.setToolTip(
             self.tr("When the fact happened or takes effect, not when it was recorded; "
-                    "2024-07-15, 2024-07 or 2024年7月15日")
+                    "2024-07-15, 2024-07 or July 15, 2024")
         )
         self._date_typed = False  # the lawyer typed a date: the text no longer proposes one
         self.event_date.textEdited.connect(self._date_edited)

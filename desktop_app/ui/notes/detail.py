@@ -5,10 +5,9 @@ expire, delete, unlink."""
 from __future__ import annotations
 
 import html
-import json
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.ui import texts
 from desktop_app.ui.documents.wording import citation_text
+from desktop_app.ui import history_text, texts
 from desktop_app.ui.icons import icon
 from desktop_app.ui.notes.model import _fmt_date
 from desktop_app.ui.safe_text import plain_tooltip
@@ -95,7 +95,7 @@ class NoteDetail(QFrame):
         self.event_date.setPlaceholderText(self.tr("e.g. 2024-07-15 (when it happened)"))
         self.event_date.setToolTip(
             self.tr("When the fact happened or takes effect, not when it was recorded; "
-                    "2024-07-15, 2024-07 or 2024年7月15日")
+                    "2024-07-15, 2024-07 or July 15, 2024")
         )
         form.addRow(self.tr("Event date"), self.event_date)
         self.source_kind = QComboBox()
@@ -181,6 +181,11 @@ class NoteDetail(QFrame):
         lay.addWidget(self._section(self.tr("Links")))
         self.links = QListWidget()
         self.links.setMaximumHeight(130)
+        # a long row wraps inside the pane (it was cut off, with a sideways scroll bar)
+        self.links.setWordWrap(True)
+        self.links.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.links.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.links.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.links.itemDoubleClicked.connect(self._open_link)
         lay.addWidget(self.links)
         self.unlink_button = QPushButton(icon("unlink"), self.tr("Remove link"))
@@ -295,8 +300,8 @@ class NoteDetail(QFrame):
 
     def _title(self, note_id: str) -> str:
         other = self._others.get(note_id)
-        if other is None:
-            return note_id[:8]
+        if other is None:  # not loaded (yet): never its id, which means nothing to a reader
+            return self.tr("another memory")
         return other.content if len(other.content) <= 40 else other.content[:39] + "…"
 
     def set_links(self, links: list[Any]) -> None:
@@ -305,10 +310,13 @@ class NoteDetail(QFrame):
             other = link.dst if self.note is None or link.src == self.note.id else link.src
             title = self._title(other)
             kind_type = getattr(link, "type", None) or "相关"
-            text = f"{texts.link_type_label(kind_type)} · {_kind_label(self, link.kind)} · {title}"
+            text = f"{texts.link_type_label(kind_type)} · {texts.link_kind_label(link.kind)} · {title}"
             item = QListWidgetItem(icon("alert" if link.kind == "conflict" else "link"), text)
             item.setData(LINK_ROLE, (link.src, link.dst, kind_type))
-            item.setToolTip(plain_tooltip(link.reason or title))
+            # the whole linked text, and why they are linked (not the app's bookkeeping)
+            whole = getattr(self._others.get(other), "content", title)
+            why = history_text.reason_text(link.reason)
+            item.setToolTip(plain_tooltip(f"{whole}\n{why}" if why else whole))
             self.links.addItem(item)
         if not links:
             item = QListWidgetItem(self.tr("No links"))
@@ -329,7 +337,7 @@ class NoteDetail(QFrame):
             source = texts.source_kind_label(other.source_kind) or texts.origin_label(other.origin)
             item = QListWidgetItem(icon("alert", tokens()["danger"]), f"[{source}] {other.content}")
             item.setData(LINK_ROLE, other.id)
-            item.setToolTip(link.reason or other.content)
+            item.setToolTip(plain_tooltip(history_text.reason_text(link.reason) or other.content))
             self.conflict_list.addItem(item)
         if open_:
             mine = texts.source_kind_label(self.note.source_kind) or texts.origin_label(self.note.origin)
@@ -354,12 +362,11 @@ class NoteDetail(QFrame):
         t = tokens()
         rows = []
         for h in reversed(entries):
-            change = _describe_change(h.before, h.after)
+            title, lines = history_text.describe(h)
             rows.append(
-                f"<p style='margin:4px 0'><span style='color:{t['muted']}'>{html.escape(_fmt_date(h.created_at))} · "
-                f"{html.escape(_actor_label(self, h.actor))}</span> <b>{html.escape(h.action)}</b>"
-                + (f"<br>{html.escape(h.reason)}" if h.reason else "")
-                + (f"<br><span style='color:{t['muted']}'>{html.escape(change)}</span>" if change else "")
+                f"<p style='margin:4px 0'><span style='color:{t['muted']}'>{html.escape(_fmt_date(h.created_at))}</span> "
+                f"<b>{html.escape(title)}</b>"
+                + "".join(f"<br><span style='color:{t['muted']}'>{html.escape(line)}</span>" for line in lines)
                 + "</p>"
             )
         self.history.setHtml("".join(rows) or f"<p style='color:{t['muted']}'>—</p>")
@@ -445,40 +452,3 @@ class NoteDetail(QFrame):
         pair = item.data(LINK_ROLE)
         if pair and self.note is not None:
             self.openNoteRequested.emit(pair[1] if pair[0] == self.note.id else pair[0])
-
-
-def _kind_label(w: QWidget, kind: str) -> str:
-    return {
-        "semantic": QCoreApplication.translate("NoteDetail", "related"),
-        "evolution": QCoreApplication.translate("NoteDetail", "evolved"),
-        "supersedes": QCoreApplication.translate("NoteDetail", "supersedes"),
-        "manual": QCoreApplication.translate("NoteDetail", "manual"),
-        "duplicate": QCoreApplication.translate("NoteDetail", "possible duplicate"),
-        "conflict": QCoreApplication.translate("NoteDetail", "conflict"),
-    }.get(kind, kind)
-
-
-def _actor_label(w: QWidget, actor: str) -> str:
-    return {
-        "user": QCoreApplication.translate("NoteDetail", "you"),
-        "construction": QCoreApplication.translate("NoteDetail", "note construction"),
-        "evolution": QCoreApplication.translate("NoteDetail", "memory evolution"),
-        "decision": QCoreApplication.translate("NoteDetail", "memory decision"),
-        "import": QCoreApplication.translate("NoteDetail", "import"),
-    }.get(actor, actor)
-
-
-def _describe_change(before: dict | None, after: dict | None) -> str:
-    if not before or not after:
-        return ""
-    parts = []
-    for key in sorted(set(before) | set(after)):
-        if key in ("updated_at", "content_hash", "evolution_count"):
-            continue
-        a, b = before.get(key), after.get(key)
-        if a != b:
-            def short(v: Any) -> str:
-                s = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
-                return s if len(s) <= 60 else s[:59] + "…"
-            parts.append(f"{key}: {short(a)} → {short(b)}")
-    return "; ".join(parts[:4])

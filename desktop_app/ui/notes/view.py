@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -24,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.ui import dialogs, texts
+from desktop_app.ui import dialogs, i18n, texts
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
 from desktop_app.ui.notes.add_dialog import AddNoteDialog
@@ -70,22 +71,42 @@ class NotesView(QWidget):
         lay.setContentsMargins(16, 10, 0, 0)
         lay.setSpacing(8)
 
-        bar = QHBoxLayout()
+        # The toolbar: the search, then the filters, then the actions. Where one row has no
+        # room for all three (English at the default width, any narrow window) the filters
+        # move to a second row instead of being drawn over the search (_fit_toolbar).
+        bar = QVBoxLayout()
         bar.setContentsMargins(0, 0, 16, 0)
         bar.setSpacing(6)
+        self._bar_row = QHBoxLayout()
+        self._bar_row.setSpacing(6)
+        self._filter_row = QHBoxLayout()
+        self._filter_row.setSpacing(6)
+        bar.addLayout(self._bar_row)
+        bar.addLayout(self._filter_row)
+        self.filters_box = QWidget()
+        filters = QHBoxLayout(self.filters_box)
+        filters.setContentsMargins(0, 0, 0, 0)
+        filters.setSpacing(6)
+        self.actions_box = QWidget()
+        actions = QHBoxLayout(self.actions_box)
+        actions.setContentsMargins(0, 0, 0, 0)
+        actions.setSpacing(6)
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Search memories (meaning, not just words)"))
+        self._search_hint = self.tr("Search memories (meaning, not just words)")
+        self._search_hint_short = self.tr("Search memories")
+        self.search.setPlaceholderText(self._search_hint)
+        self.search.setToolTip(self._search_hint)
         self.search.setClearButtonEnabled(True)
         self.search.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
-        # room for the whole placeholder beside the search icon and the clear button
-        placeholder_width = self.search.fontMetrics().horizontalAdvance(self.search.placeholderText())
-        self.search.setMinimumWidth(max(220, placeholder_width + 72))
-        bar.addWidget(self.search, 2)
+        self.search.setMinimumWidth(SEARCH_MIN_WIDTH)
+        self.search.installEventFilter(self)  # resized: the placeholder that fits
+        self._bar_row.addWidget(self.search, 2)
+        self._bar_wide: bool | None = None
         self.category = QComboBox()
         self.category.addItem(self.tr("All categories"), None)
         for value, label in texts.categories():
             self.category.addItem(label, value)
-        bar.addWidget(self.category)
+        filters.addWidget(self.category)
         self.status = QComboBox()
         for value, label in (
             ("active", texts.status_label("active")),
@@ -94,10 +115,10 @@ class NotesView(QWidget):
             (None, self.tr("All statuses")),
         ):
             self.status.addItem(label, value)
-        bar.addWidget(self.status)
+        filters.addWidget(self.status)
         self.include_global = QCheckBox(self.tr("Global too"))
         self.include_global.setToolTip(self.tr("Also show global memories (preferences, reusable knowledge)"))
-        bar.addWidget(self.include_global)
+        filters.addWidget(self.include_global)
         # open conflicts: two memories from different sources that say opposite things;
         # the badge counts them, the toggle shows only them
         self.conflicts = QToolButton()
@@ -107,8 +128,7 @@ class NotesView(QWidget):
         self.conflicts.setToolTip(self.tr("Show only the memories in an open conflict (to settle by hand)"))
         self.conflict_count = 0
         self._show_conflict_count(0)
-        bar.addWidget(self.conflicts)
-        bar.addStretch(1)
+        filters.addWidget(self.conflicts)
 
         self.table_mode = QToolButton()
         self.table_mode.setIcon(icon("table"))
@@ -120,7 +140,7 @@ class NotesView(QWidget):
         for i, b in enumerate((self.table_mode, self.timeline_mode)):
             b.setCheckable(True)
             self.mode_group.addButton(b, i)
-            bar.addWidget(b)
+            actions.addWidget(b)
         self.table_mode.setChecked(True)
         self.mode_group.idClicked.connect(self._set_mode)
 
@@ -147,20 +167,23 @@ class NotesView(QWidget):
             icon("export"), self.tr("Evidence list (Word)…"), self.open_evidence_list
         )
         self.more.setMenu(menu)
-        bar.addWidget(self.more)
+        actions.addWidget(self.more)
         self.merge_button = QPushButton(icon("merge"), self.tr("Merge"))
         self.merge_button.setToolTip(self.tr("Merge the second selected memory into the first"))
         self.merge_button.clicked.connect(self.merge_selected)
         self.link_button = QPushButton(icon("link"), self.tr("Link"))
         self.link_button.setToolTip(self.tr("Link the two selected memories"))
         self.link_button.clicked.connect(self.link_selected)
-        bar.addWidget(self.merge_button)
-        bar.addWidget(self.link_button)
+        actions.addWidget(self.merge_button)
+        actions.addWidget(self.link_button)
         self.add_button = QPushButton(icon("plus", "#ffffff"), self.tr("Add"))
         self.add_button.setProperty("role", "primary")
         self.add_button.setToolTip(self.tr("Add a memory by hand (Ctrl+Shift+M)"))
         self.add_button.clicked.connect(self.add_note)
-        bar.addWidget(self.add_button)
+        actions.addWidget(self.add_button)
+        self._bar_row.addWidget(self.filters_box)
+        self._bar_row.addWidget(self.actions_box)  # the search takes what is left
+        self._filter_row.addStretch(1)
         lay.addLayout(bar)
 
         self.model = NotesTableModel(host, self)
@@ -371,6 +394,47 @@ class NotesView(QWidget):
             self.count_label.setText(self.tr("%n memories of this case and global", "", total))
         else:
             self.count_label.setText(self.tr("%n memories of this case", "", total))
+
+    # -- toolbar fitting ---------------------------------------------------------------------
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._fit_toolbar()
+        super().resizeEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.search and event.type() == QEvent.Type.Resize:
+            self._fit_placeholder()
+        return super().eventFilter(watched, event)
+
+    def _search_room(self, text: str) -> int:
+        """The field width that shows ``text`` whole beside the search icon and the clear button."""
+        return self.search.fontMetrics().horizontalAdvance(text) + SEARCH_CHROME
+
+    def _fit_toolbar(self) -> None:
+        """One row when the search (its whole placeholder), the filters and the actions fit
+        side by side; else the filters on a second row."""
+        margins = self.layout().contentsMargins()
+        room = self.width() - margins.left() - margins.right() - 16  # the bar's right margin
+        needed = (
+            self._search_room(self._search_hint)
+            + self.filters_box.minimumSizeHint().width()
+            + self.actions_box.minimumSizeHint().width()
+            + 3 * self._bar_row.spacing()
+        )
+        wide = room >= needed
+        if wide == self._bar_wide:
+            return
+        self._bar_wide = wide
+        if wide:
+            self._filter_row.removeWidget(self.filters_box)
+            self._bar_row.insertWidget(1, self.filters_box)
+        else:
+            self._bar_row.removeWidget(self.filters_box)
+            self._filter_row.insertWidget(0, self.filters_box)
+
+    def _fit_placeholder(self) -> None:
+        """The whole hint where it fits, else its short form (the whole one in the tooltip)."""
+        fits = self.search.width() >= self._search_room(self._search_hint)
+        self.search.setPlaceholderText(self._search_hint if fits else self._search_hint_short)
 
     # -- selection and detail --------------------------------------------------------------
     def _select_row(self, row: int) -> None:
@@ -707,8 +771,10 @@ class NotesView(QWidget):
 
     def export_to(self, path: str, kind: str) -> None:
         case_id = self.case_id
+        language = i18n.current()  # the file speaks the interface's language
+
         def export(e: Any) -> tuple[int, int]:
-            n = e.export_jsonl(path, case_id) if kind == "jsonl" else e.export_markdown(path, case_id)
+            n = e.export_jsonl(path, case_id) if kind == "jsonl" else e.export_markdown(path, case_id, language)
             return int(n or 0), e.count_notes(case_id, False, "active")
 
         def done(counts: tuple[int, int]) -> None:
@@ -748,7 +814,12 @@ class NotesView(QWidget):
 
     def _error(self, exc: BaseException) -> None:
         log.warning("notes: %r", exc)
-        dialogs.error(self, self.tr("LexMem"), getattr(exc, "user_message", None) or str(exc))
+        dialogs.error(self, self.tr("LexMem"), texts.error_text(exc))
+
+
+#: the search field's width beyond its text: the leading icon, the clear button, the frame
+SEARCH_CHROME = 56
+SEARCH_MIN_WIDTH = 160
 
 
 def _drawn_from(engine: Any, note: Any) -> tuple[str, str, str, int] | None:

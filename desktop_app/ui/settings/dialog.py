@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.paths import backups_dir
 from desktop_app.core.settings import Settings, setup_problems
-from desktop_app.ui import dialogs, i18n, llm_setup, theme
+from desktop_app.ui import dialogs, i18n, llm_setup, restart, texts, theme
 from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
 from desktop_app.ui.settings.proxy_section import ProxySection
@@ -78,7 +78,7 @@ class SettingsDialog(QDialog):
             from desktop_app.llm.presets import PRESETS
 
             for p in PRESETS.values():
-                self.provider.addItem(p.name, p.id)
+                self.provider.addItem(texts.one_language(p.name_zh, p.name_en), p.id)
         except ImportError:
             self.provider.addItem("Custom", "custom")
         self.provider.currentIndexChanged.connect(self._provider_changed)
@@ -199,11 +199,13 @@ class SettingsDialog(QDialog):
         form = QFormLayout(page)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
         self.language = QComboBox()
+        # each language named in itself, so a reader of either finds theirs
+        self.language.setObjectName("LanguageChoice")
         self.language.addItem(self.tr("System default"), "")
         self.language.addItem("中文", "zh_CN")
         self.language.addItem("English", "en")
         form.addRow(self.tr("Language"), self.language)
-        self.lang_note = QLabel(self.tr("A new language applies after a restart."))
+        self.lang_note = QLabel(self.tr("A new language applies after a restart (LexMem offers it)."))
         self.lang_note.setObjectName("Muted")
         form.addRow("", self.lang_note)
         self.theme = QComboBox()
@@ -411,7 +413,7 @@ class SettingsDialog(QDialog):
 
         def failed(exc: BaseException) -> None:
             self.test_result.setStyleSheet(f"color: {theme.tokens()['danger']}")
-            self.test_result.setText(getattr(exc, "user_message", None) or str(exc))
+            self.test_result.setText(texts.error_text(exc))
 
         self._ops.append(
             run_op(
@@ -466,7 +468,7 @@ class SettingsDialog(QDialog):
             if proxy_password:
                 llm_setup.secret_store().set(llm_setup.proxy_password_id(s.proxy_url), proxy_password)
         except Exception as exc:
-            dialogs.error(self, self.tr("Settings"), getattr(exc, "user_message", None) or str(exc))
+            dialogs.error(self, self.tr("Settings"), texts.error_text(exc))
             return
         old = self.host.settings
         self.host.apply_settings(s)
@@ -474,14 +476,15 @@ class SettingsDialog(QDialog):
             app = QApplication.instance()
             if app is not None:
                 theme.apply(app, s.theme)
-        if i18n.resolve(s.language) != i18n.current():
-            dialogs.inform(
-                self,
-                self.tr("Settings"),
-                self.tr("The new language applies after LexMem restarts."),
-            )
-        self.applied.emit(s)
+        new_language = i18n.resolve(s.language) != i18n.current()
+        self.applied.emit(s)  # saved before a restart reads it
         self.accept()
+        if new_language and dialogs.ask_restart(
+            self.parentWidget(),
+            self.tr("Settings"),
+            self.tr("The new language applies after LexMem restarts. Restart now?"),
+        ):
+            restart.request()
 
     def backup(self) -> None:
         if self.host.engine is None:
@@ -501,7 +504,7 @@ class SettingsDialog(QDialog):
             lambda p: self.data_result.setText(
                 self.tr("Backup written to %1").replace("%1", str(p))
             ),
-            lambda exc: self.data_result.setText(getattr(exc, "user_message", None) or str(exc)),
+            lambda exc: self.data_result.setText(texts.error_text(exc)),
             name="backup",
         )
 
@@ -531,7 +534,7 @@ class SettingsDialog(QDialog):
             self.data_result.setText(
                 self.tr("Restored.")
                 if exc is None
-                else (getattr(exc, "user_message", None) or str(exc))
+                else (texts.error_text(exc))
             )
 
         self.host.restore_from(path, done)
