@@ -46,7 +46,9 @@ def test_provider_models_key_and_memory_params(
     assert SECRET in memory_keyring.store.values()
     text = (host.data_dir / "settings.json").read_text(encoding="utf-8")
     assert SECRET not in text and json.loads(text)["recall_threshold"] == 0.45
-    assert host.engine.llm is host.llm  # the engine got the new client
+    # the engine gets the new client in a worker (its hand-over writes to the database):
+    # llmChanged is emitted before that lands
+    qtbot.waitUntil(lambda: host.engine.llm is host.llm, timeout=10_000)
     from PySide6.QtWidgets import QApplication
 
     from desktop_app.ui import theme
