@@ -62,6 +62,11 @@ ANN_ROWS_PER_PARTITION = 400
 #: scope, see ``_ann_params``), and the candidates re-ranked on the exact vectors
 ANN_PROBE_SHARE = 0.375
 ANN_REFINE_FACTOR = 2
+#: k-means effort of the build: LanceDB's defaults (50 iterations on 256 rows a partition)
+#: took 112 s at 50k notes on these machines, 5 iterations on 32 rows a partition 13 s, with
+#: the same recall@10 against exact at the probes above (0.9995 on the benchmark's queries)
+ANN_KMEANS_ITERATIONS = 5
+ANN_SAMPLE_RATE = 32
 _ANN_NAME = re.compile(r"^vector_ivf_sq_p(\d+)$")
 
 
@@ -614,7 +619,12 @@ class NoteIndex:
         log.info("building the vector index (%d rows, %d partitions)", rows, wanted)
         table.create_index(
             "vector",
-            config=IvfSq(distance_type="cosine", num_partitions=wanted),
+            config=IvfSq(
+                distance_type="cosine",
+                num_partitions=wanted,
+                max_iterations=ANN_KMEANS_ITERATIONS,
+                sample_rate=ANN_SAMPLE_RATE,
+            ),
             name=name,
             replace=True,
         )
