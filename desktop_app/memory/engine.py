@@ -554,9 +554,18 @@ class MemoryEngine:
         """Restore the state before the latest change that has not been undone yet."""
         return self._editor.undo_last_change(note_id)
 
-    def merge_notes(self, keep_id: str, other_id: str) -> Note:
-        """Fold ``other`` into ``keep`` (the other is superseded, kept in history)."""
-        return self._editor.merge(keep_id, other_id)
+    def merge_notes(self, keep_id: str, other_id: str, merged_text: str | None = None) -> Note:
+        """Fold ``other`` into ``keep``: the kept note holds ``merged_text`` (None: its own
+        text and what the other adds), the other's tags and links; the other is marked
+        replaced by the merge (kept with its history, reachable from the kept note's).
+        One transaction; the kept note is re-embedded at once."""
+        return self._editor.merge(keep_id, [other_id], merged_text)
+
+    def merge_group(
+        self, keep_id: str, other_ids: Sequence[str], merged_text: str | None = None
+    ) -> Note:
+        """:meth:`merge_notes` for several notes at once (a group of near-duplicates)."""
+        return self._editor.merge(keep_id, list(other_ids), merged_text)
 
     def link_notes(
         self,
