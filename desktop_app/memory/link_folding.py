@@ -18,7 +18,6 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-
 #: the plain kinds, weakest first (a fold keeps the strongest)
 PLAIN_RANK: dict[str, int] = {"semantic": 0, "evolution": 1, "manual": 2}
 #: kinds that say more about a pair than a plain relation (stored both ways)

@@ -192,6 +192,10 @@ class NoteDetail(QFrame):
         self.history.setObjectName("MessageBody")
         self.history.setFrameShape(QFrame.Shape.NoFrame)
         self.history.setMinimumHeight(120)
+        # a merge names the notes it merged: a click opens one (never a file or a web page)
+        self.history.setOpenLinks(False)
+        self.history.setOpenExternalLinks(False)
+        self.history.anchorClicked.connect(self._history_link)
         lay.addWidget(self.history)
 
         actions = QHBoxLayout()
@@ -334,15 +338,37 @@ class NoteDetail(QFrame):
         rows = []
         for h in reversed(entries):
             change = _describe_change(h.before, h.after)
+            merged = self._merge_partners(h.after)
             rows.append(
                 f"<p style='margin:4px 0'><span style='color:{t['muted']}'>{html.escape(_fmt_date(h.created_at))} · "
                 f"{html.escape(_actor_label(self, h.actor))}</span> <b>{html.escape(h.action)}</b>"
-                + (f"<br>{html.escape(h.reason)}" if h.reason else "")
+                + (f"<br>{html.escape(texts.in_ui_language(h.reason))}" if h.reason else "")
+                + merged
                 + (f"<br><span style='color:{t['muted']}'>{html.escape(change)}</span>" if change else "")
                 + "</p>"
             )
         self.history.setHtml("".join(rows) or f"<p style='color:{t['muted']}'>—</p>")
         self.undo_button.setEnabled(self.note is not None and len(entries) > 1)
+
+    def _merge_partners(self, after: dict | None) -> str:
+        """The notes a merge took in (or the note it went into), as links that open them."""
+        if not after:
+            return ""
+        ids = list(after.get("merged_from") or [])
+        into = after.get("merged_into")
+        if not ids and not into:
+            return ""
+        label = self.tr("Merged from:") if ids else self.tr("Merged into:")
+        anchors = [
+            f"<a href='note:{html.escape(i, quote=True)}'>{html.escape(self._title(i))}</a>"
+            for i in (ids or [into])
+        ]
+        return f"<br>{html.escape(label)} " + "; ".join(anchors)
+
+    def _history_link(self, url: Any) -> None:
+        target = url.toString()
+        if target.startswith("note:"):
+            self.openNoteRequested.emit(target[len("note:"):])
 
     # -- actions ---------------------------------------------------------------------------
     def _save(self) -> None:
@@ -436,7 +462,7 @@ def _describe_change(before: dict | None, after: dict | None) -> str:
         return ""
     parts = []
     for key in sorted(set(before) | set(after)):
-        if key in ("updated_at", "content_hash", "evolution_count"):
+        if key in ("updated_at", "content_hash", "evolution_count", "merged_from", "merged_into"):
             continue
         a, b = before.get(key), after.get(key)
         if a != b:
