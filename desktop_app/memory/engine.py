@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -53,6 +53,7 @@ from desktop_app.memory.types import (
     HistoryEntry,
     Hit,
     Link,
+    MaintenanceChoice,
     MaintenanceOutcome,
     MaintenanceProposal,
     MemoryConfig,
@@ -744,10 +745,17 @@ class MemoryEngine:
         now = now or datetime.now(UTC)
         return last is None or (now - last) >= timedelta(days=self.config.maintenance_period_days)
 
-    def accept_maintenance(self, item_ids: Sequence[str]) -> MaintenanceOutcome:
-        """Apply proposed items (archive, merge, supersede, expire — each with history);
-        an item whose notes changed since the proposal is skipped, not applied."""
-        outcome = self._maintenance.accept(self, item_ids)
+    def accept_maintenance(
+        self,
+        item_ids: Sequence[str],
+        choices: Mapping[str, MaintenanceChoice] | None = None,
+    ) -> MaintenanceOutcome:
+        """Apply proposed items (archive, merge, supersede, expire, settle — each with
+        history); an item whose notes changed since the proposal is skipped, not applied.
+        ``choices``: the lawyer's decision per item id — for a duplicate group the note to
+        keep and the merged text (the merge dialog), for a conflict the note that holds or
+        ``"both"``; a conflict without one stays open (``outcome.undecided``)."""
+        outcome = self._maintenance.accept(self, item_ids, choices)
         self._changes.maintenance_changed(None)
         return outcome
 
