@@ -228,6 +228,10 @@ class GraphNode:
     origin: str = "manual"
     #: part of an open conflict
     conflicted: bool = False
+    #: what the node is labelled with: the note's first clause, short (graph.short_title)
+    title: str = ""
+    #: the note's full text (the tooltip shows it, as plain text)
+    content: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ worker.  The layout is deterministic for a given seed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -26,6 +27,12 @@ import numpy as np
 EXACT_LIMIT = 400
 #: the most partners a node gets from one crowded neighbour cell (the rest is rescaled)
 NEAR_CAP = 8
+#: a grid cell of an unlinked note, in units of k: wide enough for its title under it
+GRID_CELL_W, GRID_CELL_H = 2.2, 0.9
+#: the most columns of one group's grid
+GRID_COLUMNS = 4
+#: the band above a group's grid that holds its heading, in cell heights
+GRID_HEADER = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,18 +227,98 @@ def attraction(pos: np.ndarray, edges: np.ndarray, weights: np.ndarray, k: float
     return force
 
 
+def linked_mask(n: int, edges: np.ndarray) -> np.ndarray:
+    """The nodes with at least one link."""
+    linked = np.zeros(n, bool)
+    linked[edge_index(n, edges).ravel()] = True
+    return linked
+
+
+def arrange_unlinked(
+    pos: np.ndarray,
+    linked: np.ndarray,
+    groups: np.ndarray,
+    k: float,
+    order: np.ndarray | None = None,
+) -> np.ndarray:
+    """The notes without links in a grid per group (groups in ascending order, each grid at
+    most GRID_COLUMNS wide, ``order`` within it), the grids stacked in columns to the right
+    of the linked notes: scattered by the force layout, nothing but gravity holds them, and
+    25 lone dots read as noise.  Returns new positions; linked notes keep theirs."""
+    out = np.array(pos, dtype=np.float64, copy=True)
+    rest = np.flatnonzero(~linked)
+    if len(rest) == 0:
+        return out
+    cw, ch = GRID_CELL_W * k, GRID_CELL_H * k
+    placed = linked & ~np.isnan(out).any(1)
+    if placed.any():
+        lo, hi = out[placed].min(0), out[placed].max(0)
+        left, top, height = hi[0] + 1.5 * cw, lo[1], max(hi[1] - lo[1], 8 * ch)
+    else:
+        left, top, height = 0.0, 0.0, max(8 * ch, ch * math.sqrt(len(rest)) * 1.5)
+    rank = np.arange(len(out)) if order is None else np.asarray(order)
+    x, y, widest = left, top, 0.0
+    for g in np.unique(groups[rest]):
+        members = rest[groups[rest] == g]
+        members = members[np.argsort(rank[members], kind="stable")]
+        cols = min(GRID_COLUMNS, max(1, math.ceil(math.sqrt(len(members)))))
+        rows = math.ceil(len(members) / cols)
+        block = (GRID_HEADER + rows) * ch
+        if y > top and y + block > top + height:  # this column is full: start the next
+            x, y, widest = x + widest + 0.6 * cw, top, 0.0
+        j = np.arange(len(members))
+        out[members, 0] = x + (j % cols) * cw
+        out[members, 1] = y + (GRID_HEADER + j // cols) * ch
+        y += block + 0.6 * ch
+        widest = max(widest, cols * cw)
+    return out
+
+
 def run_layout(
     n: int,
     edges: np.ndarray,
     strengths: np.ndarray | None = None,
     known: np.ndarray | None = None,
     params: LayoutParams | None = None,
+    groups: np.ndarray | None = None,
+    order: np.ndarray | None = None,
 ) -> Iterator[LayoutStep]:
     """Yield one :class:`LayoutStep` per iteration; the last one has ``done=True``.
 
     Callers that only want the result take the last step; the view's worker forwards a step
-    every few tens of milliseconds so the map animates as it settles.
+    every few tens of milliseconds so the map animates as it settles.  With ``groups`` (a
+    group number per node, e.g. its category) only the linked notes are force-laid-out and
+    the others sit in a grid per group beside them (:func:`arrange_unlinked`).
     """
+    if groups is None:
+        yield from _force_layout(n, edges, strengths, known, params)
+        return
+    p = params or LayoutParams()
+    e = edge_index(n, edges)
+    keep = _kept_rows(n, edges)
+    linked = linked_mask(n, e)
+    sub = np.flatnonzero(linked)
+    remap = np.full(n, -1, np.int64)
+    remap[sub] = np.arange(len(sub))
+    sub_known = None if known is None else np.asarray(known, np.float64)[sub]
+    sub_strengths = None if strengths is None else np.asarray(strengths, np.float64)[keep]
+    full = np.full((n, 2), np.nan)
+    if len(sub) == 0:
+        yield LayoutStep(0, arrange_unlinked(full, linked, groups, p.k, order), 0.0, True)
+        return
+    for step in _force_layout(len(sub), remap[e], sub_strengths, sub_known, p):
+        full[sub] = step.positions
+        arranged = arrange_unlinked(full, linked, groups, p.k, order)
+        yield LayoutStep(step.iteration, arranged, step.mean_move, step.done)
+
+
+def _force_layout(
+    n: int,
+    edges: np.ndarray,
+    strengths: np.ndarray | None = None,
+    known: np.ndarray | None = None,
+    params: LayoutParams | None = None,
+) -> Iterator[LayoutStep]:
     p = params or LayoutParams()
     e = edge_index(n, edges)
     s = np.ones(len(e)) if strengths is None else np.asarray(strengths, np.float64).reshape(-1)
@@ -284,9 +371,11 @@ def layout(
     strengths: np.ndarray | None = None,
     known: np.ndarray | None = None,
     params: LayoutParams | None = None,
+    groups: np.ndarray | None = None,
+    order: np.ndarray | None = None,
 ) -> np.ndarray:
     """Run the layout to the end and return the (n, 2) positions."""
     last = None
-    for last in run_layout(n, edges, strengths, known, params):  # noqa: B007
+    for last in run_layout(n, edges, strengths, known, params, groups, order):  # noqa: B007
         pass
     return np.zeros((0, 2)) if last is None else last.positions

@@ -63,6 +63,14 @@ class GraphModel:
         self.strength = arr[:, 3].copy()
         self.radius = np.zeros(self.n)
         self.set_size_by(size_by)
+        #: notes with at least one link drawn: the force layout places them; the others
+        #: sit in a grid per category (layout.arrange_unlinked)
+        self.linked = np.zeros(self.n, bool)
+        self.linked[self.edges.ravel()] = True
+        #: the order within a category's grid: by event date (undated last), then as listed
+        dated = sorted(range(self.n), key=lambda i: (nodes[i].event_date or "9999", i))
+        self.order = np.empty(self.n, np.int64)
+        self.order[dated] = np.arange(self.n)
         self._search_text: list[str] | None = None
 
     # -- appearance -------------------------------------------------------------------

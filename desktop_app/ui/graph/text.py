@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from PySide6.QtCore import QCoreApplication
+
 from desktop_app.memory.types import (
     CATEGORY_LABELS_EN,
     LINK_TYPE_LABELS_EN,
@@ -19,6 +21,15 @@ from desktop_app.ui.theme import tokens
 from .style import CONFLICT_COLOUR, category_colour
 
 _ORIGIN_TEXT = {"message": "对话 conversation", "manual": "手动 by hand", "import": "导入 import"}
+
+
+def unlinked_heading(category: str, count: int) -> str:
+    """The heading over a category's grid of notes without links."""
+    return (
+        QCoreApplication.translate("GraphView", "%1 · not linked (%2)")
+        .replace("%1", category)
+        .replace("%2", str(count))
+    )
 
 
 def link_type_text(label: str) -> str:
@@ -65,7 +76,9 @@ def _tags(tags: Sequence[str]) -> str:
 
 
 def tooltip_html(node: GraphNode) -> str:
-    bits = [f"<b>{escape(node.label)}</b>", _category(node.category)]
+    # the whole note (the node shows only its title), escaped: note text is never markup
+    full = node.content or node.label
+    bits = [f"<p style='white-space:pre-wrap;margin:0'><b>{escape(full)}</b></p>", _category(node.category)]
     if node.status != "active":
         bits.append(
             f'<span style="color:#999">{escape(_STATUS_TEXT.get(node.status, node.status))}</span>'

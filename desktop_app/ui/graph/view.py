@@ -18,7 +18,7 @@ from .compat import guard_none_refcount
 from .controls import GraphControls
 from .detail import DetailPanel, DetailsLoader, HistoryProvider, NoteProvider
 from .export import export_image
-from .layout import LayoutParams, seed_positions
+from .layout import LayoutParams, arrange_unlinked, seed_positions
 from .model import Filters, GraphModel
 from .render import Frame
 from .worker import LayoutRunner
@@ -126,8 +126,13 @@ class GraphView(QWidget):
         model = GraphModel(graph, self._size_by)
         self._model = model
         known = model.known_positions(positions)
-        self._pos, _ = seed_positions(
+        seeded, _ = seed_positions(
             model.n, model.edges, known, k=self.layout_params.k, seed=self.layout_params.seed
+        )
+        # unlinked notes always sit in their category's grid (saved or not): at once, even
+        # when every linked note has a saved position and no layout runs
+        self._pos = arrange_unlinked(
+            seeded, model.linked, model.category, self.layout_params.k, model.order
         )
         self._focus = None
         self._selected = None
@@ -269,7 +274,9 @@ class GraphView(QWidget):
     def _start_layout(self, known: np.ndarray | None) -> None:
         m = self._model
         assert m is not None
-        self.runner.start(m.n, m.edges, m.strength, known, self.layout_params)
+        self.runner.start(
+            m.n, m.edges, m.strength, known, self.layout_params, m.category, m.order
+        )
         self._update_status()
 
     def _on_layout_progress(self, pos: np.ndarray) -> None:
