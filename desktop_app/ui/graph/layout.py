@@ -274,6 +274,50 @@ def arrange_unlinked(
     return out
 
 
+def components(n: int, edges: np.ndarray) -> np.ndarray:
+    """The connected component of each node (numbered from 0, by first node)."""
+    parent = np.arange(n)
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b in edge_index(n, edges).tolist():
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    roots = np.array([root(i) for i in range(n)], np.int64)
+    _, comp = np.unique(roots, return_inverse=True)
+    return comp.reshape(-1)
+
+
+def pack_components(pos: np.ndarray, comp: np.ndarray, k: float) -> np.ndarray:
+    """The force layout's components moved next to each other, biggest first, in rows about
+    as wide as the whole is tall: separate components repel each other to the far corners
+    of the map, and the fitted view then shrinks every label out of sight."""
+    count = int(comp.max()) + 1 if len(comp) else 0
+    if count <= 1:
+        return pos
+    lo = np.full((count, 2), np.inf)
+    hi = np.full((count, 2), -np.inf)
+    np.minimum.at(lo, comp, pos)
+    np.maximum.at(hi, comp, pos)
+    size = hi - lo + 1.2 * k  # room for the labels around each component
+    order = np.argsort(-(size[:, 0] * size[:, 1]), kind="stable")
+    row_width = max(float(np.sqrt((size[:, 0] * size[:, 1]).sum()) * 1.4), float(size[:, 0].max()))
+    target = np.zeros((count, 2))
+    x = y = row_height = 0.0
+    for c in order.tolist():
+        if x > 0 and x + size[c, 0] > row_width:
+            x, y, row_height = 0.0, y + row_height, 0.0
+        target[c] = (x, y)
+        x += size[c, 0]
+        row_height = max(row_height, size[c, 1])
+    return pos + (target - lo)[comp]
+
+
 def run_layout(
     n: int,
     edges: np.ndarray,
@@ -306,8 +350,11 @@ def run_layout(
     if len(sub) == 0:
         yield LayoutStep(0, arrange_unlinked(full, linked, groups, p.k, order), 0.0, True)
         return
+    # a fresh map packs its components; an incremental one keeps where the lawyer left them
+    fresh = sub_known is None or np.isnan(sub_known).any(1).all()
+    comp = components(len(sub), remap[e]) if fresh else None
     for step in _force_layout(len(sub), remap[e], sub_strengths, sub_known, p):
-        full[sub] = step.positions
+        full[sub] = step.positions if comp is None else pack_components(step.positions, comp, p.k)
         arranged = arrange_unlinked(full, linked, groups, p.k, order)
         yield LayoutStep(step.iteration, arranged, step.mean_move, step.done)
 

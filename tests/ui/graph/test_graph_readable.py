@@ -117,7 +117,7 @@ def test_nodes_are_labelled_with_titles_and_grids_with_their_category(qtbot):
         def __getattr__(self, name):
             return getattr(painter, name)
 
-        def drawText(self, *args):  # noqa: N802 (Qt's name)
+        def drawText(self, *args):
             drawn.append(args[-1])
             return original(painter, *args)
 
