@@ -223,6 +223,49 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
     </message>
 </context>
 <context>
+    <name>ConflictDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="32" />
+        <source>Settle a conflict</source>
+        <translation>处理冲突</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="35" />
+        <source>These two memories contradict each other. Which one holds? The other is expired and kept in history.</source>
+        <translation>这两条记忆相互矛盾。哪一条成立？另一条将设为失效并保留在历史中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="44" />
+        <source>Both hold (they do not really contradict)</source>
+        <translation>两条都成立（其实并不矛盾）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="50" />
+        <source>Settle</source>
+        <translation>确定</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="52" />
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="68" />
+        <source>This one holds (%1)</source>
+        <translation>这条成立（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="74" />
+        <source>event date %1</source>
+        <translation>发生日期 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="77" />
+        <source>recorded %1</source>
+        <translation>记录于 %1</translation>
+    </message>
+</context>
+<context>
     <name>Crash</name>
     <message>
         <location filename="../../desktop_app/ui/excepthook.py" line="58" />
@@ -334,24 +377,29 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>GraphView</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="322" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="329" />
         <source>Export graph</source>
         <translation>导出图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="333" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="340" />
         <source>No notes in this case yet.</source>
         <translation>本案还没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="335" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="342" />
         <source>{n} notes · {e} links</source>
         <translation>{n} 条记忆 · {e} 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="337" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="344" />
         <source>laying out…</source>
         <translation>正在布局…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="29" />
+        <source>%1 · not linked (%2)</source>
+        <translation>%1 · 未关联（%2）</translation>
     </message>
 </context>
 <context>
@@ -442,63 +490,73 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>Maintenance</name>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="28" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="29" />
         <source>Stale, linked to nothing</source>
         <extracomment>how many characters of each note a row shows (the full text is in its tooltip)</extracomment>
         <translation>久未使用且无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="29" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="30" />
         <source>Near-duplicates</source>
         <translation>疑似重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="30" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="31" />
         <source>Possible update</source>
         <translation>可能已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="31" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="32" />
         <source>Date has passed</source>
         <translation>日期已过</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="38" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="33" />
+        <source>Open conflict</source>
+        <translation>待处理的冲突</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="40" />
         <source>archive</source>
         <translation>归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="39" />
-        <source>merge into the first</source>
-        <translation>合并到第一条</translation>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="41" />
+        <source>merge: you see both and the merged text</source>
+        <translation>合并：先查看两条记忆和合并后的内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="40" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="44" />
         <source>the newer replaces the older</source>
         <translation>新的取代旧的</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="41" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="45" />
         <source>expire</source>
         <translation>标记失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="49" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="46" />
+        <source>you choose which one holds; the other is expired</source>
+        <translation>由你选择哪条成立，另一条设为失效</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="56" />
         <source>similarity %1</source>
         <translation>相似度 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="84" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="91" />
         <source>Proposal</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="85" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="92" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="86" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="93" />
         <source>If accepted</source>
         <translation>接受后</translation>
     </message>
@@ -506,54 +564,55 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MaintenanceDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="66" />
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="156" />
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="175" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="82" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="172" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="198" />
         <source>Memory check-up</source>
+        <extracomment>kinds the lawyer decides in a dialog of their own (merge dialog, conflict dialog)</extracomment>
         <translation>记忆体检</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="82" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="98" />
         <source>Accept selected</source>
         <translation>接受所选</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="83" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="99" />
         <source>Dismiss selected</source>
         <translation>忽略所选</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="87" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="103" />
         <source>Accept all of this kind</source>
         <translation>接受此类全部</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="88" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="104" />
         <source>Dismiss all of this kind</source>
         <translation>忽略此类全部</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="89" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="105" />
         <source>Check now</source>
         <translation>立即体检</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="142" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="158" />
         <source>This case has not been checked yet.</source>
         <translation>本案尚未体检。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="144" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="160" />
         <source>Nothing to clean up: every memory looks current.</source>
         <translation>无需清理：所有记忆看起来都是最新的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="148" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="164" />
         <source>%1 proposals from the check of %2. Nothing changes until you accept.</source>
         <translation>%2 体检共 %1 条建议。在您接受之前不会做任何改动。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="177" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="200" />
         <source>Apply %1 proposals? Archived, merged and expired memories stay in history and can be restored.</source>
         <translation>执行 %1 条建议？归档、合并和失效的记忆都保留在历史中，可以恢复。</translation>
     </message>
@@ -574,6 +633,60 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <location filename="../../desktop_app/ui/chat/memories_popup.py" line="65" />
         <source>Nothing to show.</source>
         <translation>没有内容。</translation>
+    </message>
+</context>
+<context>
+    <name>MergeDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="92" />
+        <source>Merge memories</source>
+        <extracomment>how much of a linked note's text a link line shows (relation label as stored, linked note's text) of each link, one per linked note</extracomment>
+        <translation>合并记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="95" />
+        <source>Choose the memory to keep; the others are merged into it and kept in history as replaced by the merge. Their links move to the kept memory.</source>
+        <translation>选择要保留的记忆；其余记忆并入这一条，并作为“已被合并”保留在历史中。它们的关联会转到保留的记忆上。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="112" />
+        <source>Merged text (you can edit it)</source>
+        <translation>合并后的内容（可修改）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="125" />
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="126" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="142" />
+        <source>Keep this one</source>
+        <translation>保留这条</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="149" />
+        <source>event date %1</source>
+        <translation>发生日期 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="152" />
+        <source>recorded %1</source>
+        <translation>记录于 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="167" />
+        <source>Links (%1):</source>
+        <translation>关联（%1）：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="169" />
+        <source>No links</source>
+        <translation>暂无关联</translation>
     </message>
 </context>
 <context>
@@ -671,7 +784,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     <name>NoteDetail</name>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="71" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="240" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="244" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
@@ -748,7 +861,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="144" />
         <source>Keep this one</source>
-        <translation>以此条为准</translation>
+        <translation>保留这条</translation>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="145" />
@@ -806,134 +919,144 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="198" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="229" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="261" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="202" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="233" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="199" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="203" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="201" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="205" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="203" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="207" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="227" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="231" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="230" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="234" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="242" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="246" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="242" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="246" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="249" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="253" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="250" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="254" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="261" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="264" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="265" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="269" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="293" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="297" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="316" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="320" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="415" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="361" />
+        <source>Merged from:</source>
+        <translation>合并自：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="361" />
+        <source>Merged into:</source>
+        <translation>已合并到：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="441" />
         <source>related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="416" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="442" />
         <source>evolved</source>
         <translation>演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="417" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="443" />
         <source>supersedes</source>
         <translation>取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="418" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="444" />
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="419" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="445" />
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="420" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="446" />
         <source>conflict</source>
         <translation>冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="426" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="452" />
         <source>you</source>
         <translation>我</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="427" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="453" />
         <source>note construction</source>
         <translation>笔记构建</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="428" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="454" />
         <source>memory evolution</source>
         <translation>记忆演化</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="429" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="455" />
         <source>memory decision</source>
         <translation>记忆决策</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="430" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="456" />
         <source>import</source>
         <translation>导入</translation>
     </message>
@@ -1001,160 +1124,165 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="73" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="74" />
         <source>Search memories (meaning, not just words)</source>
         <translation>搜索记忆（按含义，不只是字面）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="81" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="82" />
         <source>All categories</source>
         <translation>全部类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="90" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="91" />
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="94" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="95" />
         <source>Global too</source>
         <translation>含全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="95" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="96" />
         <source>Also show global memories (preferences, reusable knowledge)</source>
         <translation>同时显示全局记忆（偏好、通用知识）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="103" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="104" />
         <source>Show only the memories in an open conflict (to settle by hand)</source>
         <translation>只显示存在待处理冲突的记忆（需要手动处理）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="111" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="112" />
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="114" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="115" />
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="125" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="126" />
         <source>Import and export</source>
         <translation>导入与导出</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="129" />
         <source>Import JSON Lines…</source>
         <translation>导入 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="130" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="131" />
         <source>Export JSON Lines…</source>
         <translation>导出 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="131" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="132" />
         <source>Export Markdown…</source>
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="134" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="648" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="666" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="136" />
         <source>Merge the second selected memory into the first</source>
         <translation>把选中的第二条记忆合并到第一条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="137" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="649" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="138" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="667" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="138" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="139" />
         <source>Link the two selected memories</source>
         <translation>关联选中的两条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="142" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="143" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="144" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="145" />
         <source>Add a memory by hand (Ctrl+Shift+M)</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="287" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="288" />
         <source>Conflicts %1</source>
         <translation>冲突 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="347" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="348" />
         <source>No match: no memory is about “%1”. Try other words, or clear the search.</source>
         <translation>无匹配：没有与“%1”相关的记忆。换个说法试试，或清除搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="354" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="355" />
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="357" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="358" />
         <source>No match</source>
         <translation>无匹配</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="357" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="358" />
         <source>%n matching memories, most relevant first</source>
         <translation><numerusform>%n 条匹配的记忆，按相关度排序</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="362" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="363" />
         <source>%n memories of this case and global</source>
         <translation><numerusform>本案及全局共 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="364" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="365" />
         <source>%n memories of this case</source>
         <translation><numerusform>本案 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="438" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="445" />
         <source>Marked as expired: %1</source>
         <translation>已设为失效：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="449" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="456" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="701" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="602" />
+        <source>Memories merged.</source>
+        <translation>记忆已合并。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="719" />
         <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
         <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="360" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="361" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="508" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="559" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="515" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="566" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="509" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="516" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -1163,17 +1291,17 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="523" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="530" />
         <source>Deleted: %1</source>
         <translation>已删除：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="544" />
         <source>The memory is deleted; its text still appears elsewhere in this case (for example in a chat message).</source>
         <translation>记忆已删除；它的文字仍出现在本案的其他地方（例如某条聊天消息中）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="555" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="562" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -1184,84 +1312,68 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="566" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="573" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="568" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="575" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="580" />
-        <source>Merge memories</source>
-        <translation>合并记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="581" />
-        <source>Merge the second memory into the first? The second is kept in history as superseded.
-
-1. %1
-2. %2</source>
-        <translation>把第二条记忆合并到第一条？第二条将标记为已取代并保留在历史中。
-
-1. %1
-2. %2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="599" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="617" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="614" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="632" />
         <source>Conflict settled.</source>
         <translation>冲突已处理。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="653" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="671" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="654" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="672" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="668" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="686" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="668" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="686" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="676" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="694" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="682" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="687" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="700" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="705" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="682" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="700" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="687" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="705" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="721" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="739" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>

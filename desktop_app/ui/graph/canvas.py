@@ -18,7 +18,7 @@ from .text import tooltip_html
 MIN_SCALE = 0.02
 #: screen room a fitted view leaves for the titles: half a title's width beside the
 #: outermost nodes, one line under the lowest
-TITLE_HALF_WIDTH = 60.0
+TITLE_HALF_WIDTH = 75.0
 TITLE_LINE = 16.0
 MAX_SCALE = 8.0
 #: a press that moves less than this (pixels) is a click, not a drag

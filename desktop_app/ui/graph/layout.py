@@ -28,9 +28,9 @@ EXACT_LIMIT = 400
 #: the most partners a node gets from one crowded neighbour cell (the rest is rescaled)
 NEAR_CAP = 8
 #: a grid cell of an unlinked note, in units of k: wide enough for its title under it
-GRID_CELL_W, GRID_CELL_H = 2.2, 0.9
+GRID_CELL_W, GRID_CELL_H = 2.6, 0.75
 #: the most columns of one group's grid
-GRID_COLUMNS = 4
+GRID_COLUMNS = 3
 #: the band above a group's grid that holds its heading, in cell heights
 GRID_HEADER = 1.0
 
@@ -253,15 +253,16 @@ def arrange_unlinked(
     placed = linked & ~np.isnan(out).any(1)
     if placed.any():
         lo, hi = out[placed].min(0), out[placed].max(0)
-        left, top, height = hi[0] + 1.5 * cw, lo[1], max(hi[1] - lo[1], 8 * ch)
+        left, top, height = hi[0] + 0.8 * cw, lo[1], max(hi[1] - lo[1], 12 * ch)
     else:
-        left, top, height = 0.0, 0.0, max(8 * ch, ch * math.sqrt(len(rest)) * 1.5)
+        left, top, height = 0.0, 0.0, max(12 * ch, ch * math.sqrt(len(rest)) * 1.5)
     rank = np.arange(len(out)) if order is None else np.asarray(order)
     x, y, widest = left, top, 0.0
     for g in np.unique(groups[rest]):
         members = rest[groups[rest] == g]
         members = members[np.argsort(rank[members], kind="stable")]
-        cols = min(GRID_COLUMNS, max(1, math.ceil(math.sqrt(len(members)))))
+        # a short list under its heading reads best; wider only when it would grow long
+        cols = min(GRID_COLUMNS, 1 if len(members) <= 6 else (2 if len(members) <= 16 else 3))
         rows = math.ceil(len(members) / cols)
         block = (GRID_HEADER + rows) * ch
         if y > top and y + block > top + height:  # this column is full: start the next

@@ -36,6 +36,8 @@ _SUPERSEDES = LINK_KINDS.index("supersedes")
 _SUPERSEDED = NOTE_STATUSES.index("superseded")
 _ARCHIVED = NOTE_STATUSES.index("archived")
 _CATEGORY_TEXT = (*CATEGORIES, "?")
+#: how far left of its grid's first column a heading starts (about half a title), pixels
+HEADING_INDENT = 50.0
 #: the layout's ideal link length (scene units): the grid headings sit a band above a grid
 LAYOUT_K = LayoutParams().k
 
@@ -328,7 +330,8 @@ class Renderer:
         gap = GRID_HEADER * GRID_CELL_H * LAYOUT_K * scale * 0.55
         for cat in np.unique(m.category[lone]):
             members = np.flatnonzero(lone & (m.category == cat))
-            x = float(scr[members, 0].min() - m.radius[members].max() * scale)
+            # aligned with the left edge of the titles centred under the grid's first column
+            x = float(scr[members, 0].min()) - HEADING_INDENT
             y = float(scr[members, 1].min() - gap)
             name = category_label(_CATEGORY_TEXT[cat]) if cat < len(CATEGORIES) else "?"
             text = unlinked_heading(name, len(members))
