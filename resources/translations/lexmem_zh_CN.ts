@@ -301,67 +301,82 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>GraphControls</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="62" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="63" />
         <source>Search notes…</source>
         <translation>搜索图谱中的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="77" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="78" />
         <source>Show or hide this category</source>
         <translation>显示或隐藏此类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="83" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="84" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="84" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="85" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="87" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="88" />
         <source>Whole map</source>
         <translation>全图</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="88" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="89" />
         <source>Focus: 1 hop</source>
         <translation>聚焦：1 跳</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="89" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="90" />
         <source>Focus: 2 hops</source>
         <translation>聚焦：2 跳</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="90" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="91" />
         <source>Show only the selected note's neighbourhood</source>
         <translation>只显示所选记忆的相邻记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="96" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="97" />
         <source>Size: links</source>
         <translation>大小：按关联数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="97" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="98" />
         <source>Size: retrievals</source>
         <translation>大小：按调取次数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="102" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="104" />
+        <source>Group: category</source>
+        <translation>分组：类别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="105" />
+        <source>Group: month</source>
+        <translation>分组：月份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="106" />
+        <source>How the notes without links are grouped</source>
+        <translation>未关联的记忆按什么分组</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="111" />
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="103" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="112" />
         <source>Re-layout</source>
         <translation>重新布局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="105" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="114" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -377,29 +392,34 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>GraphView</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="329" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="345" />
         <source>Export graph</source>
         <translation>导出图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="340" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="356" />
         <source>No notes in this case yet.</source>
         <translation>本案还没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="342" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="358" />
         <source>{n} notes · {e} links</source>
         <translation>{n} 条记忆 · {e} 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="344" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="360" />
         <source>laying out…</source>
         <translation>正在布局…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="29" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="30" />
         <source>%1 · not linked (%2)</source>
         <translation>%1 · 未关联（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="39" />
+        <source>No date</source>
+        <translation>无日期</translation>
     </message>
 </context>
 <context>

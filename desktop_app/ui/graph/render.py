@@ -22,7 +22,7 @@ from . import style
 from .compat import guard_none_refcount
 from .layout import GRID_CELL_H, GRID_HEADER, LayoutParams
 from .model import GraphModel
-from .text import link_type_text, unlinked_heading
+from .text import link_type_text, month_heading, unlinked_heading
 
 #: zoom (screen pixels per scene unit) below which labels and weak links are dropped
 LOD_FAR = 0.35
@@ -320,7 +320,8 @@ class Renderer:
     def _paint_group_headings(
         self, p: QPainter, f: Frame, scr: np.ndarray, on: np.ndarray, scale: float
     ) -> None:
-        """A heading over each category's grid of unlinked notes ("事实 · 未关联 5")."""
+        """A heading over each group's grid of unlinked notes ("事实 · 未关联（5）",
+        "2024-03 · 未关联（2）")."""
         self.last_headings_drawn = 0
         m = f.model
         lone = on & ~m.linked
@@ -328,14 +329,19 @@ class Renderer:
             return
         p.setFont(self.heading_font)
         gap = GRID_HEADER * GRID_CELL_H * LAYOUT_K * scale * 0.55
-        for cat in np.unique(m.category[lone]):
-            members = np.flatnonzero(lone & (m.category == cat))
+        for group in np.unique(m.group[lone]):
+            members = np.flatnonzero(lone & (m.group == group))
             # aligned with the left edge of the titles centred under the grid's first column
             x = float(scr[members, 0].min()) - HEADING_INDENT
             y = float(scr[members, 1].min() - gap)
-            name = category_label(_CATEGORY_TEXT[cat]) if cat < len(CATEGORIES) else "?"
+            if m.group_by == "category":
+                cat = _CATEGORY_TEXT[group]
+                name = category_label(cat) if group < len(CATEGORIES) else "?"
+                p.setPen(style.category_colour(cat))
+            else:
+                name = month_heading(m.group_names[group])
+                p.setPen(self.look.label)
             text = unlinked_heading(name, len(members))
-            p.setPen(style.category_colour(_CATEGORY_TEXT[cat]))
             p.drawText(QPointF(x, y), text)
             self.last_headings_drawn += 1
 

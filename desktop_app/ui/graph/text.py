@@ -16,6 +16,7 @@ from desktop_app.memory.types import (
     Note,
 )
 from desktop_app.ui import i18n
+from desktop_app.ui.texts import event_date_text
 from desktop_app.ui.theme import tokens
 
 from .style import CONFLICT_COLOUR, category_colour
@@ -30,6 +31,13 @@ def unlinked_heading(category: str, count: int) -> str:
         .replace("%1", category)
         .replace("%2", str(count))
     )
+
+
+def month_heading(month: str | None) -> str:
+    """A time group's name: its month, or that its notes have no event date."""
+    if month is None:
+        return QCoreApplication.translate("GraphView", "No date")
+    return month if i18n.is_chinese() else event_date_text(month)
 
 
 def link_type_text(label: str) -> str:

@@ -33,8 +33,9 @@ def _case_graph(n_linked_pairs: int = 6, lone_per_category: int = 3) -> Graph:
     for c, cat in enumerate(CATEGORIES):
         for j in range(lone_per_category + (2 if c < n_linked_pairs else 0)):
             text = f"{cat}事项{j}：第{k}条记忆的完整内容，比标题长得多，<b>不是标记</b>"
+            month = None if k % 4 == 0 else f"2024-0{k % 3 + 1}-15"
             nodes.append(GraphNode(f"n{k:03d}", text[:28], cat, "active", False, 0, 0, (),
-                                   title=short_title(text), content=text))  # fmt: skip
+                                   event_date=month, title=short_title(text), content=text))  # fmt: skip
             k += 1
     by_cat = {cat: [n for n in nodes if n.category == cat] for cat in CATEGORIES}
     for c, cat in enumerate(CATEGORIES[:n_linked_pairs]):
@@ -134,3 +135,30 @@ def test_nodes_are_labelled_with_titles_and_grids_with_their_category(qtbot):
     node = graph.nodes[0]
     tip = tooltip_html(node)
     assert "完整内容，比标题长得多" in tip and "<b>不是标记</b>" not in tip and "&lt;b&gt;" in tip
+
+
+def test_the_unlinked_notes_can_be_grouped_by_month(qtbot):
+    graph = _case_graph()
+    view = GraphView()
+    qtbot.addWidget(view)
+    view.resize(1400, 900)
+    view.show()
+    view.set_graph(graph)
+    qtbot.waitUntil(lambda: not view.is_laying_out(), timeout=20_000)
+    linked_before = view._pos[view._model.linked].copy()
+    view.controls.group_by.setCurrentIndex(view.controls.group_by.findData("time"))
+    m, pos = view._model, view._pos
+    assert m.group_by == "time"
+    assert np.array_equal(pos[m.linked], linked_before)  # the linked map does not move
+    lone = np.flatnonzero(~m.linked)
+    month = {i: (m.node(i).event_date or "")[:7] for i in lone}
+    assert len(set(month.values())) == 4  # three months and "no date"
+    # one grid per month: notes of a month share a column, another month is elsewhere
+    columns: dict[str, set[float]] = {}
+    for i in lone:
+        columns.setdefault(month[i], set()).add(round(float(pos[i, 0]), 3))
+    assert all(len(xs) <= L.GRID_COLUMNS for xs in columns.values())
+    cells = {(round(float(pos[i, 0]), 3), round(float(pos[i, 1]), 3)) for i in lone}
+    assert len(cells) == len(lone)
+    view.canvas.repaint()
+    assert view.canvas.renderer.last_headings_drawn == 4
