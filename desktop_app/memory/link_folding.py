@@ -68,6 +68,30 @@ def _write_both_ways(
     )
 
 
+def _folded(rows: list[dict[str, Any]], new: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One plain link for a pair from its rows (and the new one): the strongest kind, the
+    largest strength, the earliest date; the new reason and label, else the strongest
+    row's, else any."""
+    every = [*rows, *([new] if new else [])]
+    strongest = max((r["kind"] for r in every), key=PLAIN_RANK.__getitem__)
+    preferred = [*([new] if new else []), *(r for r in rows if r["kind"] == strongest), *rows]
+    return {
+        "kind": strongest,
+        "strength": max(r["strength"] for r in every),
+        "reason": next((r["reason"] for r in preferred if r["reason"]), ""),
+        "created_at": min(r["created_at"] for r in every),
+        "label": next((r["label"] for r in preferred if r["label"]), None),
+    }
+
+
+def _replace_plain(conn: sqlite3.Connection, a: str, b: str, link: dict[str, Any]) -> None:
+    _delete_pair(conn, a, b, PLAIN_RANK)
+    _write_both_ways(
+        conn, a, b, link["kind"], link["strength"], link["reason"], link["created_at"],
+        link["label"],
+    )  # fmt: skip
+
+
 def link_pair(
     conn: sqlite3.Connection,
     a: str,
@@ -85,19 +109,10 @@ def link_pair(
     if kind in PLAIN_RANK:
         if _pair_rows(conn, a, b, TELLING_KINDS):
             return False
-        existing = _pair_rows(conn, a, b, PLAIN_RANK)
-        strongest = max([kind, *(r["kind"] for r in existing)], key=PLAIN_RANK.__getitem__)
-        _delete_pair(conn, a, b, PLAIN_RANK)
-        _write_both_ways(
-            conn,
-            a,
-            b,
-            strongest,
-            max([strength, *(r["strength"] for r in existing)]),
-            reason or next((r["reason"] for r in existing if r["reason"]), ""),
-            min([now, *(r["created_at"] for r in existing)]),
-            label or next((r["label"] for r in existing if r["label"]), None),
-        )
+        new = {"kind": kind, "strength": strength, "reason": reason, "created_at": now,
+               "label": label}  # fmt: skip
+        existing = [dict(r) for r in _pair_rows(conn, a, b, PLAIN_RANK)]
+        _replace_plain(conn, a, b, _folded(existing, new))
         return True
     if kind in TELLING_KINDS:
         _delete_pair(conn, a, b, PLAIN_RANK)
@@ -118,22 +133,8 @@ def fold_existing(conn: sqlite3.Connection) -> int:
         kinds,
     ).fetchall()
     for a, b in crowded:
-        plain = _pair_rows(conn, a, b, PLAIN_RANK)
         if _pair_rows(conn, a, b, TELLING_KINDS):
             _delete_pair(conn, a, b, PLAIN_RANK)
-            continue
-        strongest = max((r["kind"] for r in plain), key=PLAIN_RANK.__getitem__)
-        _delete_pair(conn, a, b, PLAIN_RANK)
-        _write_both_ways(
-            conn,
-            a,
-            b,
-            strongest,
-            max(r["strength"] for r in plain),
-            next((r["reason"] for r in plain if r["kind"] == strongest and r["reason"]), "")
-            or next((r["reason"] for r in plain if r["reason"]), ""),
-            min(r["created_at"] for r in plain),
-            next((r["label"] for r in plain if r["kind"] == strongest and r["label"]), None)
-            or next((r["label"] for r in plain if r["label"]), None),
-        )
+        else:
+            _replace_plain(conn, a, b, _folded([dict(r) for r in _pair_rows(conn, a, b, PLAIN_RANK)]))
     return before - conn.execute("SELECT COUNT(*) FROM links").fetchone()[0]

@@ -225,44 +225,34 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
 <context>
     <name>ConflictDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="32" />
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="30" />
         <source>Settle a conflict</source>
         <translation>处理冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="35" />
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="33" />
         <source>These two memories contradict each other. Which one holds? The other is expired and kept in history.</source>
         <translation>这两条记忆相互矛盾。哪一条成立？另一条将设为失效并保留在历史中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="44" />
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="42" />
         <source>Both hold (they do not really contradict)</source>
         <translation>两条都成立（其实并不矛盾）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="50" />
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="48" />
         <source>Settle</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="52" />
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="50" />
         <source>Skip</source>
         <translation>跳过</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="68" />
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="62" />
         <source>This one holds (%1)</source>
         <translation>这条成立（%1）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="74" />
-        <source>event date %1</source>
-        <translation>发生日期 %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="77" />
-        <source>recorded %1</source>
-        <translation>记录于 %1</translation>
     </message>
 </context>
 <context>
@@ -658,53 +648,53 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MergeDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="92" />
-        <source>Merge memories</source>
-        <extracomment>how much of a linked note's text a link line shows (relation label as stored, linked note's text) of each link, one per linked note</extracomment>
-        <translation>合并记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="95" />
-        <source>Choose the memory to keep; the others are merged into it and kept in history as replaced by the merge. Their links move to the kept memory.</source>
-        <translation>选择要保留的记忆；其余记忆并入这一条，并作为“已被合并”保留在历史中。它们的关联会转到保留的记忆上。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="112" />
-        <source>Merged text (you can edit it)</source>
-        <translation>合并后的内容（可修改）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="125" />
-        <source>Merge</source>
-        <translation>合并</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="126" />
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="142" />
-        <source>Keep this one</source>
-        <translation>保留这条</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="149" />
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="96" />
         <source>event date %1</source>
+        <extracomment>how much of a linked note's text a link line shows (relation label as stored, linked note's text) of each link, one per linked note</extracomment>
         <translation>发生日期 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="152" />
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="101" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="167" />
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="126" />
+        <source>Merge memories</source>
+        <translation>合并记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="129" />
+        <source>Choose the memory to keep; the others are merged into it and kept in history as replaced by the merge. Their links move to the kept memory.</source>
+        <translation>选择要保留的记忆；其余记忆并入这一条，并作为“已被合并”保留在历史中。它们的关联会转到保留的记忆上。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="146" />
+        <source>Merged text (you can edit it)</source>
+        <translation>合并后的内容（可修改）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="159" />
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="160" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="172" />
+        <source>Keep this one</source>
+        <translation>保留这条</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="181" />
         <source>Links (%1):</source>
         <translation>关联（%1）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="169" />
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="184" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>

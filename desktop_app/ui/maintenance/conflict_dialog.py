@@ -8,16 +8,14 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
     QDialogButtonBox,
-    QFrame,
     QHBoxLayout,
-    QPlainTextEdit,
     QRadioButton,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop_app.ui import texts
-from desktop_app.ui.notes.merge_dialog import MergeNote
+from desktop_app.ui.notes.merge_dialog import MergeNote, note_card
 from desktop_app.ui.safe_text import plain_label
 
 BOTH = "both"
@@ -60,28 +58,11 @@ class ConflictDialog(QDialog):
         layout.addWidget(self.buttons)
 
     def _column(self, index: int, note: MergeNote) -> QWidget:
-        box = QFrame()
-        box.setObjectName("Card")
-        box.setFrameShape(QFrame.Shape.StyledPanel)
-        lay = QVBoxLayout(box)
         source = texts.source_kind_label(note.source_kind) or texts.origin_label(note.origin)
         radio = QRadioButton(self.tr("This one holds (%1)").replace("%1", source))
         self.choice.addButton(radio, index)
         self.radios.append(radio)
-        lay.addWidget(radio)
-        facts = [
-            texts.category_label(note.category),
-            self.tr("event date %1").replace("%1", texts.event_date_text(note.event_date))
-            if note.event_date
-            else "",
-            self.tr("recorded %1").replace("%1", note.created_at.astimezone().strftime("%Y-%m-%d")),
-        ]
-        meta = plain_label(" · ".join(f for f in facts if f))
-        meta.setWordWrap(True)
-        lay.addWidget(meta)
-        body = QPlainTextEdit(note.content)
-        body.setReadOnly(True)
-        lay.addWidget(body, 1)
+        box, _lay = note_card(note, radio)
         return box
 
     def keep(self) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
@@ -80,6 +80,40 @@ def _short(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def note_card(
+    note: MergeNote, heading: QWidget, with_status: bool = False
+) -> tuple[QFrame, QVBoxLayout]:
+    """A note as the merge and conflict dialogs show it side by side: ``heading`` (the
+    choice), category, event date, recording date and source, the text read-only."""
+    box = QFrame()
+    box.setObjectName("Card")
+    box.setFrameShape(QFrame.Shape.StyledPanel)
+    lay = QVBoxLayout(box)
+    lay.addWidget(heading)
+    facts = [
+        texts.category_label(note.category),
+        texts.status_label(note.status) if with_status and note.status != "active" else "",
+        QCoreApplication.translate("MergeDialog", "event date %1").replace(
+            "%1", texts.event_date_text(note.event_date)
+        )
+        if note.event_date
+        else "",
+        QCoreApplication.translate("MergeDialog", "recorded %1").replace(
+            "%1", note.created_at.astimezone().strftime("%Y-%m-%d")
+        ),
+        texts.source_kind_label(note.source_kind) or texts.origin_label(note.origin),
+    ]
+    meta = plain_label(" · ".join(f for f in facts if f))
+    meta.setWordWrap(True)
+    lay.addWidget(meta)
+    body = QPlainTextEdit(note.content)
+    body.setReadOnly(True)
+    body.setMinimumHeight(90)
+    body.setMaximumHeight(170)  # room below for the links, without scrolling
+    lay.addWidget(body, 1)
+    return box, lay
+
+
 class MergeDialog(QDialog):
     """Choose the note to keep and the merged text.  ``notes``: two or more, the proposed
     keeper first."""
@@ -135,41 +169,23 @@ class MergeDialog(QDialog):
         layout.addWidget(self.buttons)
 
     def _column(self, index: int, note: MergeNote) -> QWidget:
-        box = QFrame()
-        box.setObjectName("Card")
-        box.setFrameShape(QFrame.Shape.StyledPanel)
-        lay = QVBoxLayout(box)
         radio = QRadioButton(self.tr("Keep this one"))
         self.choice.addButton(radio, index)
         self.radios.append(radio)
-        lay.addWidget(radio)
-        facts = [
-            texts.category_label(note.category),
-            texts.status_label(note.status) if note.status != "active" else "",
-            self.tr("event date %1").replace("%1", texts.event_date_text(note.event_date))
-            if note.event_date
-            else "",
-            self.tr("recorded %1").replace("%1", note.created_at.astimezone().strftime("%Y-%m-%d")),
-            texts.source_kind_label(note.source_kind) or texts.origin_label(note.origin),
-        ]
-        meta = plain_label(" · ".join(f for f in facts if f))
-        meta.setWordWrap(True)
-        lay.addWidget(meta)
-        body = QPlainTextEdit(note.content)
-        body.setReadOnly(True)
-        body.setMinimumHeight(110)
-        lay.addWidget(body, 1)
+        box, lay = note_card(note, radio, with_status=True)
         if note.links:
             lines = [
                 f"{texts.link_type_label(kind)} · {_short(text, LINK_PREVIEW)}"
                 for kind, text in note.links
             ]
-            links = plain_label(self.tr("Links (%1):").replace("%1", str(len(lines))) + "\n" + "\n".join(lines))
+            heading = self.tr("Links (%1):").replace("%1", str(len(lines)))
+            links = plain_label(heading + "\n" + "\n".join(lines))
         else:
             links = plain_label(self.tr("No links"))
         links.setWordWrap(True)
         links.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(links)
+        lay.addStretch(1)
         return box
 
     # -- the merged text -------------------------------------------------------------------
