@@ -33,6 +33,9 @@ GRID_CELL_W, GRID_CELL_H = 2.6, 0.75
 GRID_COLUMNS = 3
 #: the band above a group's grid that holds its heading, in cell heights
 GRID_HEADER = 1.0
+#: how often (iterations) a running layout re-packs its components and re-places the grids
+#: (each costs O(n); in between the last placement is reused)
+REARRANGE_EVERY = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,21 +279,24 @@ def arrange_unlinked(
 
 
 def components(n: int, edges: np.ndarray) -> np.ndarray:
-    """The connected component of each node (numbered from 0, by first node)."""
-    parent = np.arange(n)
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for a, b in edge_index(n, edges).tolist():
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    roots = np.array([root(i) for i in range(n)], np.int64)
-    _, comp = np.unique(roots, return_inverse=True)
+    """The connected component of each node (numbered from 0 in order of first node): every
+    node takes the smallest label among itself and its neighbours, with pointer jumping,
+    until nothing changes — a few vectorised passes instead of a Python loop per link."""
+    e = edge_index(n, edges)
+    label = np.arange(n)
+    if len(e) == 0:
+        return label
+    a, b = e[:, 0], e[:, 1]
+    while True:
+        low = np.minimum(label[a], label[b])
+        nxt = label.copy()
+        np.minimum.at(nxt, a, low)
+        np.minimum.at(nxt, b, low)
+        nxt = nxt[nxt]  # pointer jumping: follow the label's own label
+        if np.array_equal(nxt, label):
+            break
+        label = nxt
+    _, comp = np.unique(label, return_inverse=True)
     return comp.reshape(-1)
 
 
@@ -354,9 +360,19 @@ def run_layout(
     # a fresh map packs its components; an incremental one keeps where the lawyer left them
     fresh = sub_known is None or np.isnan(sub_known).any(1).all()
     comp = components(len(sub), remap[e]) if fresh else None
+    shift = np.zeros((len(sub), 2))
+    lone = np.zeros((0, 2))
     for step in _force_layout(len(sub), remap[e], sub_strengths, sub_known, p):
-        full[sub] = step.positions if comp is None else pack_components(step.positions, comp, p.k)
-        arranged = arrange_unlinked(full, linked, groups, p.k, order)
+        arranged = np.empty((n, 2))
+        if step.done or step.iteration % REARRANGE_EVERY == 0:
+            packed = step.positions if comp is None else pack_components(step.positions, comp, p.k)
+            shift = packed - step.positions
+            full[sub] = packed
+            arranged = arrange_unlinked(full, linked, groups, p.k, order)
+            lone = arranged[~linked]
+        else:  # in between, the components and the grids keep their last placement
+            arranged[sub] = step.positions + shift
+            arranged[~linked] = lone
         yield LayoutStep(step.iteration, arranged, step.mean_move, step.done)
 
 

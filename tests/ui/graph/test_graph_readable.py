@@ -162,3 +162,27 @@ def test_the_unlinked_notes_can_be_grouped_by_month(qtbot):
     assert len(cells) == len(lone)
     view.canvas.repaint()
     assert view.canvas.renderer.last_headings_drawn == 4
+
+
+def test_components_match_a_plain_search():
+    from desktop_app.ui.graph.demo import synthetic_graph
+
+    m = GraphModel(synthetic_graph(300, 320, seed=4))
+    comp = L.components(m.n, m.edges)
+    neighbours: dict[int, list[int]] = {i: [] for i in range(m.n)}
+    for a, b in m.edges.tolist():
+        neighbours[a].append(b)
+        neighbours[b].append(a)
+    found, count = [-1] * m.n, 0
+    for start in range(m.n):
+        if found[start] >= 0:
+            continue
+        stack, found[start] = [start], count
+        while stack:
+            for y in neighbours[stack.pop()]:
+                if found[y] < 0:
+                    found[y] = count
+                    stack.append(y)
+        count += 1
+    assert int(comp.max()) + 1 == count > 1
+    assert len(set(zip(comp.tolist(), found, strict=True))) == count  # the same partition
