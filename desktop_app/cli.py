@@ -293,6 +293,8 @@ _KIND_LABELS = {
     "duplicate": "疑似重复 / duplicate",
     "update": "可能更新 / possible update",
     "passed": "日期已过 / date passed",
+    # listed, never accepted in bulk: the lawyer picks which note holds (in the app)
+    "conflict": "待处理的冲突 / open conflict",
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -19,6 +19,7 @@ from desktop_app.memory import construction
 from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.dates import parse_event_date
 from desktop_app.memory.index_sync import IndexSync
+from desktop_app.memory.merge_text import combined_text
 from desktop_app.memory.notes_repository import NotesRepository, note_snapshot
 from desktop_app.memory.scope import require_same_scope
 from desktop_app.memory.store import Store, from_iso, utcnow
@@ -27,7 +28,13 @@ from desktop_app.memory.types import CATEGORIES, LINK_KINDS, LINK_TYPES, SOURCE_
 
 log = logging.getLogger(__name__)
 
-#: the fields whose change alters the vector or the full-text terms
+#: the reasons written in a merge's history rows (the ids are in the rows' "after")
+MERGED_FROM = "合并自另一条记忆 / merged from another memory"
+MERGED_INTO = "已合并到另一条记忆 / merged into another memory"
+
+
+def _first_event_date(notes: Sequence[Note]) -> str | None:
+    return next((n.event_date for n in notes if n.event_date), None)
 
 
 def _checked_event_date(value: str) -> str | None:
@@ -43,6 +50,9 @@ def _checked_event_date(value: str) -> str | None:
             ),
         )
     return parsed
+
+
+#: the fields whose change alters the vector or the full-text terms
 TEXT_FIELDS = frozenset({"content", "context", "tags", "keywords", "event_date"})
 #: the actors whose changes the model made (forget rolls back those derived from a note)
 MODEL_ACTORS = frozenset({"construction", "decision", "evolution"})
@@ -308,71 +318,81 @@ class NoteEditor:
 
     # -- merge and links -----------------------------------------------------------------
 
-    def merge(self, keep_id: str, other_id: str) -> Note:
-        """Fold ``other`` into ``keep``: content joined, tags and links carried over; the
-        other note is superseded (kept in history, not deleted).  ONE transaction: a crash
-        leaves either both notes as they were or the merge complete, never the kept note
-        holding both texts while the other is still active."""
+    def merge(
+        self, keep_id: str, other_ids: Sequence[str], merged_text: str | None = None
+    ) -> Note:
+        """Fold ``other_ids`` into ``keep``: the kept note holds ``merged_text`` (or, when
+        None, its own text followed by what the others add), their tags and their links
+        (one per pair, none to itself); each other note is marked replaced by the merge,
+        its history kept and reachable from the kept note's ("merged_from" in the merge's
+        history row, and a ``supersedes`` link).  ONE transaction: a crash leaves either
+        every note as it was or the merge complete, never the kept note holding both
+        texts while another is still active."""
+        other_ids = list(dict.fromkeys(other_ids))
+        if not other_ids:
+            raise InvalidInputError("nothing to merge")
+        if keep_id in other_ids:
+            raise InvalidInputError("cannot merge a note with itself")
+        if merged_text is not None and not merged_text.strip():
+            raise InvalidInputError(
+                "empty merged text",
+                user_message="合并后的内容不能为空。 / The merged text cannot be empty.",
+            )
         with self._store.write_lock:
-            keep, other = self._notes.get(keep_id), self._notes.get(other_id)
-            if keep_id == other_id:
-                raise InvalidInputError("cannot merge a note with itself")
-            require_same_scope(
-                keep.case_id,
-                other.case_id,
-                "notes of different cases",
-                "不能合并不同案件的记忆。 / Notes of different cases cannot be merged.",
-            )
-            content = (
-                keep.content
-                if other.content in keep.content
-                else f"{keep.content}\n{other.content}"
-            )
+            keep = self._notes.get(keep_id)
+            others = [self._notes.get(i) for i in other_ids]
+            for other in others:
+                require_same_scope(
+                    keep.case_id,
+                    other.case_id,
+                    "notes of different cases",
+                    "不能合并不同案件的记忆。 / Notes of different cases cannot be merged.",
+                )
             merged = self._edited(
                 keep,
-                content=content,
-                tags=[*keep.tags, *other.tags],
-                keywords=[*keep.keywords, *other.keywords],
+                content=merged_text
+                if merged_text is not None
+                else combined_text(keep.content, [o.content for o in others]),
+                tags=[*keep.tags, *(t for o in others for t in o.tags)],
+                # hand-written merged text: its own keywords; otherwise both notes' own
+                keywords=None
+                if merged_text is not None
+                else [*keep.keywords, *(k for o in others for k in o.keywords)],
+                pinned=keep.pinned or any(o.pinned for o in others),
+                event_date=None if keep.event_date else _first_event_date(others),
             )
+            merged = merged or replace(keep, updated_at=utcnow())
             now = utcnow()
-            superseded = replace(
-                other, status="superseded", invalid_at=other.invalid_at or now, updated_at=now
-            )
-            carried = [
-                link
-                for link in self._notes.links_of(other_id)
-                if link.dst != keep_id and link.kind != "supersedes"
+            replaced = [
+                replace(o, status="superseded", invalid_at=o.invalid_at or now, updated_at=now)
+                for o in others
             ]
             with self._store.write() as conn:
-                if merged is not None:
-                    self._notes.save(conn, merged, dirty=self._reindex_needed(keep, merged))
-                    self._notes.add_history(
-                        conn,
-                        keep_id,
-                        "user",
-                        "updated",
-                        note_snapshot(keep),
-                        note_snapshot(merged),
-                        f"merged {other_id}",
-                    )
-                for link in carried:
-                    self._notes.insert_link(
-                        conn, keep_id, link.dst, link.kind, link.strength, link.reason
-                    )
-                self._notes.save(conn, superseded, dirty=True)
+                self._notes.save(conn, merged, dirty=self._reindex_needed(keep, merged))
                 self._notes.add_history(
                     conn,
-                    other_id,
+                    keep_id,
                     "user",
-                    "superseded",
-                    note_snapshot(other),
-                    note_snapshot(superseded),
                     "merged",
+                    note_snapshot(keep),
+                    note_snapshot(merged) | {"merged_from": other_ids},
+                    MERGED_FROM,
                 )
-                self._notes.insert_link(conn, keep_id, other_id, "supersedes", 1.0, "merged")
-        merged = merged or keep
-        self._sync.write_notes([merged, superseded])
-        self._changes.notes_changed([(keep.case_id, keep_id), (other.case_id, other_id)])
+                for before, after in zip(others, replaced, strict=True):
+                    self._notes.move_links(conn, before.id, keep_id, leave_out=other_ids)
+                    self._notes.save(conn, after, dirty=True)
+                    self._notes.add_history(
+                        conn,
+                        before.id,
+                        "user",
+                        "superseded",
+                        note_snapshot(before),
+                        note_snapshot(after) | {"merged_into": keep_id},
+                        MERGED_INTO,
+                    )
+                    self._notes.insert_link(conn, keep_id, before.id, "supersedes", 1.0, "merged")
+        self._sync.write_notes([merged, *replaced])
+        self._changes.notes_changed([(n.case_id, n.id) for n in (merged, *replaced)])
         self._changes.links_changed(keep.case_id)
         return merged
 
@@ -399,7 +419,8 @@ class NoteEditor:
             "不能链接不同案件的记忆。 / Notes of different cases cannot be linked.",
         )
         with self._store.write() as conn:
-            self._notes.insert_link(conn, src, dst, kind, strength, reason, label)
+            # a pair keeps one link: a manual 关联 upgrades the model's link (link_folding.py)
+            self._notes.link_pair(conn, src, dst, kind, strength, reason, label)
         self._changes.links_changed(a.case_id)
 
     def set_link_type(self, a: str, b: str, label: str) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -61,6 +61,7 @@ from desktop_app.memory.types import (
     HistoryEntry,
     Hit,
     Link,
+    MaintenanceChoice,
     MaintenanceOutcome,
     MaintenanceProposal,
     MemoryConfig,
@@ -583,9 +584,18 @@ class MemoryEngine:
         """Restore the state before the latest change that has not been undone yet."""
         return self._editor.undo_last_change(note_id)
 
-    def merge_notes(self, keep_id: str, other_id: str) -> Note:
-        """Fold ``other`` into ``keep`` (the other is superseded, kept in history)."""
-        return self._editor.merge(keep_id, other_id)
+    def merge_notes(self, keep_id: str, other_id: str, merged_text: str | None = None) -> Note:
+        """Fold ``other`` into ``keep``: the kept note holds ``merged_text`` (None: its own
+        text and what the other adds), the other's tags and links; the other is marked
+        replaced by the merge (kept with its history, reachable from the kept note's).
+        One transaction; the kept note is re-embedded at once."""
+        return self._editor.merge(keep_id, [other_id], merged_text)
+
+    def merge_group(
+        self, keep_id: str, other_ids: Sequence[str], merged_text: str | None = None
+    ) -> Note:
+        """:meth:`merge_notes` for several notes at once (a group of near-duplicates)."""
+        return self._editor.merge(keep_id, list(other_ids), merged_text)
 
     def link_notes(
         self,
@@ -817,10 +827,17 @@ class MemoryEngine:
         now = now or datetime.now(UTC)
         return last is None or (now - last) >= timedelta(days=self.config.maintenance_period_days)
 
-    def accept_maintenance(self, item_ids: Sequence[str]) -> MaintenanceOutcome:
-        """Apply proposed items (archive, merge, supersede, expire — each with history);
-        an item whose notes changed since the proposal is skipped, not applied."""
-        outcome = self._maintenance.accept(self, item_ids)
+    def accept_maintenance(
+        self,
+        item_ids: Sequence[str],
+        choices: Mapping[str, MaintenanceChoice] | None = None,
+    ) -> MaintenanceOutcome:
+        """Apply proposed items (archive, merge, supersede, expire, settle — each with
+        history); an item whose notes changed since the proposal is skipped, not applied.
+        ``choices``: the lawyer's decision per item id — for a duplicate group the note to
+        keep and the merged text (the merge dialog), for a conflict the note that holds or
+        ``"both"``; a conflict without one stays open (``outcome.undecided``)."""
+        outcome = self._maintenance.accept(self, item_ids, choices)
         self._changes.maintenance_changed(None)
         return outcome
 

@@ -243,12 +243,17 @@ def delete_notes(conn: sqlite3.Connection, note_ids: Sequence[str]) -> int:
 
 
 def _scrub_ids(conn: sqlite3.Connection, ids: Sequence[str], have: set[str]) -> None:
-    """Other rows that name a forgotten note: a history reason ("merged <id>"), a derived
+    """Other rows that name a forgotten note: a history reason or a merge's "after", a derived
     mark, a reply's list of injected notes."""
     history_columns = columns(conn, "note_history")
     for note_id in ids:
         conn.execute(
             "UPDATE note_history SET reason = replace(reason, ?, ?) WHERE instr(reason, ?) > 0",
+            (note_id, FORGOTTEN, note_id),
+        )
+        # a merge names the notes it merged in its "after" (merged_from / merged_into)
+        conn.execute(
+            "UPDATE note_history SET after = replace(after, ?, ?) WHERE instr(after, ?) > 0",
             (note_id, FORGOTTEN, note_id),
         )
         if "derived_from" in history_columns:

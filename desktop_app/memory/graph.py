@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import unicodedata
 
 from desktop_app.memory.notes_repository import SYMMETRIC_KINDS, NotesRepository
 from desktop_app.memory.scope import sql_in_scope
@@ -18,6 +20,39 @@ def summary(content: str, limit: int = LABEL_CHARS) -> str:
     """A node's label: the first line, cut to ``limit`` characters."""
     first = content.strip().split("\n", 1)[0]
     return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+#: a title's length: about 12 CJK characters, or 3 English words
+TITLE_CJK_CHARS = 12
+TITLE_WORDS = 3
+#: where a first clause ends
+_CLAUSE_END = re.compile(r"[，,。；;：:！!？?\n（(]")
+#: a first clause shorter than this says too little ("原告称：…"): the title reads on
+_MIN_CLAUSE = 4
+
+
+def _is_wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+def short_title(content: str) -> str:
+    """A node's title: the note's first clause, cut to about 12 CJK characters or 3 English
+    words, with … when cut ("原告张三于2024年3月15日购买…", "The hearing is…")."""
+    text = " ".join(content.split()).rstrip("。.；;，,：: ")
+    clause = text
+    for m in _CLAUSE_END.finditer(text):
+        if m.start() >= _MIN_CLAUSE:
+            clause = text[: m.start()]
+            break
+    wide = sum(_is_wide(ch) for ch in clause)
+    if wide * 2 >= len(clause.replace(" ", "")):  # mostly CJK: count characters
+        if len(clause) <= TITLE_CJK_CHARS:
+            return clause if clause == text else clause + "…"
+        return clause[:TITLE_CJK_CHARS] + "…"
+    words = clause.split(" ")
+    if len(words) <= TITLE_WORDS and len(clause) <= 24:
+        return clause if clause == text else clause + "…"
+    return " ".join(words[:TITLE_WORDS])[:24].rstrip(" ,.;:") + "…"
 
 
 class GraphBuilder:
@@ -59,6 +94,8 @@ class GraphBuilder:
                 source_kind=r["source_kind"],
                 origin=r["origin"],
                 conflicted=bool(r["conflicted"]),
+                title=short_title(r["content"]),
+                content=r["content"],
             )
             for r in rows
         )

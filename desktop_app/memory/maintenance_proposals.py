@@ -13,17 +13,18 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
-from desktop_app.core.errors import NoteNotFoundError
+from desktop_app.core.errors import InvalidInputError, NoteNotFoundError
 from desktop_app.memory import maintenance
 from desktop_app.memory.index import NoteIndex
 from desktop_app.memory.notes_repository import NotesRepository
 from desktop_app.memory.scope import index_filter
 from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
 from desktop_app.memory.types import (
+    MaintenanceChoice,
     MaintenanceItem,
     MaintenanceOutcome,
     MaintenanceProposal,
@@ -41,7 +42,10 @@ class MaintenanceEngine(Protocol):
     def get_note(self, note_id: str) -> Note: ...
     def archive_note(self, note_id: str, reason: str = "") -> Note: ...
     def expire_note(self, note_id: str, reason: str = "") -> Note: ...
-    def merge_notes(self, keep_id: str, other_id: str) -> Note: ...
+    def merge_group(
+        self, keep_id: str, other_ids: Sequence[str], merged_text: str | None = None
+    ) -> Note: ...
+    def resolve_conflict(self, note_id: str, other_id: str, keep: str) -> list[Note]: ...
     def supersede_note(
         self, old_id: str, new_id: str, actor: str = ..., reason: str = ...
     ) -> Note: ...
@@ -101,6 +105,12 @@ class MaintenanceProposals:
                 config.maintenance_duplicate_threshold,
                 config.maintenance_update_threshold,
             )
+        # open conflicts (issue 12) wait for the lawyer too; only within the case, both active
+        found += [
+            maintenance.Candidate("conflict", (link.src, link.dst))
+            for link in self._notes.open_conflict_links(case_id)
+            if link.src in by_id and link.dst in by_id
+        ]
         seconds = time.perf_counter() - started
         self._store_found(case_id, found, by_id, now, seconds)
         return self.proposal(case_id)
@@ -218,17 +228,29 @@ class MaintenanceProposals:
         self._set_state([i.id for i, _v in items], "dismissed")
         return len(items)
 
-    def accept(self, engine: MaintenanceEngine, item_ids: Sequence[str]) -> MaintenanceOutcome:
-        """Apply each open item whose notes are as they were when it was proposed."""
-        applied, skipped = [], []
+    def accept(
+        self,
+        engine: MaintenanceEngine,
+        item_ids: Sequence[str],
+        choices: Mapping[str, MaintenanceChoice] | None = None,
+    ) -> MaintenanceOutcome:
+        """Apply each open item whose notes are as they were when it was proposed.  A
+        conflict is applied only with the lawyer's choice (``choices[item_id]``): without
+        one it stays open, never settled by a guess."""
+        choices = choices or {}
+        applied, skipped, undecided = [], [], []
         for item, versions in self._items(item_ids):
+            choice = choices.get(item.id)
+            if item.kind == "conflict" and choice is None:
+                undecided.append(item.id)
+                continue
             if not self._unchanged(engine, versions):
                 skipped.append(item.id)
                 continue
-            _apply(engine, item)
+            _apply(engine, item, choice)
             applied.append(item.id)
             self._set_state([item.id], "accepted")
-        return MaintenanceOutcome(tuple(applied), tuple(skipped))
+        return MaintenanceOutcome(tuple(applied), tuple(skipped), tuple(undecided))
 
     @staticmethod
     def _unchanged(engine: MaintenanceEngine, versions: dict[str, str]) -> bool:
@@ -250,15 +272,24 @@ class MaintenanceProposals:
             )
 
 
-def _apply(engine: MaintenanceEngine, item: MaintenanceItem) -> None:
+def _apply(
+    engine: MaintenanceEngine, item: MaintenanceItem, choice: MaintenanceChoice | None
+) -> None:
     ids = item.note_ids
+    if choice is not None and choice.keep not in (*ids, "both"):
+        raise InvalidInputError(f"{choice.keep!r} is not one of the item's notes")
     if item.kind == "stale":
         engine.archive_note(ids[0], REASON)
     elif item.kind == "passed":
         engine.expire_note(ids[0], f"{REASON}: {item.event_date}")
     elif item.kind == "duplicate":
-        for other in ids[1:]:
-            engine.merge_notes(ids[0], other)
+        keep = ids[0] if choice is None or choice.keep == "both" else choice.keep
+        engine.merge_group(
+            keep, [i for i in ids if i != keep], choice.merged_text if choice else None
+        )
+    elif item.kind == "conflict":
+        assert choice is not None  # accept() leaves a conflict without a choice open
+        engine.resolve_conflict(ids[0], ids[1], choice.keep)
     elif item.kind == "update":
         engine.supersede_note(ids[0], ids[1], actor="user", reason=REASON)
     else:

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from desktop_app.core.clock import local_date
 from desktop_app.memory.construction import guess_source_kind
 from desktop_app.memory.dates import event_date_of
+from desktop_app.memory.link_folding import fold_existing
 
 
 def _event_dates_and_sources(conn: sqlite3.Connection) -> None:
@@ -30,7 +31,7 @@ def _event_dates_and_sources(conn: sqlite3.Connection) -> None:
     conn.executemany("UPDATE notes SET event_date = ?, source_kind = ? WHERE id = ?", updates)
 
 
-Migration = tuple[str, str] | tuple[str, str, Callable[[sqlite3.Connection], None]]
+Migration = tuple[str, str] | tuple[str, str, Callable[[sqlite3.Connection], object]]
 
 MIGRATIONS: tuple[Migration, ...] = (
     (
@@ -288,6 +289,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         """
         ALTER TABLE messages ADD COLUMN learned_note_ids TEXT NOT NULL DEFAULT '[]';
         """,
+    ),
+    (
+        # one pair of notes, one link (link_folding.py): a manual 关联 on a pair the model
+        # had linked was stored as a second row and listed twice ("手动" and "相关")
+        "0011_fold_duplicate_links",
+        "",
+        fold_existing,
     ),
 )
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from desktop_app.core.errors import InvalidInputError, NoteNotFoundError
+from desktop_app.memory.link_folding import link_pair
 from desktop_app.memory.scope import scope_key, sql_in_scope, sql_same_scope_key
 from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
 from desktop_app.memory.types import NOTE_STATUSES, HistoryEntry, Link, Note
@@ -479,6 +480,54 @@ class NotesRepository:
             "reason = CASE WHEN excluded.reason != '' THEN excluded.reason ELSE reason END, "
             "label = COALESCE(excluded.label, label)",
             rows,
+        )
+
+    @staticmethod
+    def link_pair(
+        conn: sqlite3.Connection,
+        src: str,
+        dst: str,
+        kind: str,
+        strength: float,
+        reason: str,
+        label: str | None = None,
+    ) -> bool:
+        """Link two notes so that the pair keeps one link (see link_folding.py); a
+        ``supersedes`` link, which has a direction, is stored as it comes."""
+        if kind not in SYMMETRIC_KINDS:
+            NotesRepository.insert_link(conn, src, dst, kind, strength, reason, label)
+            return True
+        return link_pair(conn, src, dst, kind, strength, reason, label)
+
+    @staticmethod
+    def move_links(
+        conn: sqlite3.Connection, from_id: str, to_id: str, leave_out: Iterable[str] = ()
+    ) -> None:
+        """Move ``from_id``'s links onto ``to_id`` (a merge): no link of ``to_id`` to itself
+        or to a note in ``leave_out``, one link per pair, a conflict keeps whether it was
+        settled.  A ``supersedes`` link pointing at ``from_id`` stays: it says what
+        replaced ``from_id``, not what ``to_id`` is."""
+        skip = {from_id, to_id, *leave_out}
+        rows = conn.execute(
+            "SELECT * FROM links WHERE src = ? OR (dst = ? AND kind != 'supersedes')",
+            (from_id, from_id),
+        ).fetchall()
+        for r in rows:
+            other = r["dst"] if r["src"] == from_id else r["src"]
+            if other in skip:
+                continue
+            if r["kind"] in SYMMETRIC_KINDS:
+                link_pair(
+                    conn, to_id, other, r["kind"], r["strength"], r["reason"], r["label"],
+                    r["resolved_at"],
+                )  # fmt: skip
+            else:
+                NotesRepository.insert_link(
+                    conn, to_id, other, r["kind"], r["strength"], r["reason"], r["label"]
+                )
+        conn.execute(
+            "DELETE FROM links WHERE src = ? OR (dst = ? AND kind != 'supersedes')",
+            (from_id, from_id),
         )
 
     @staticmethod

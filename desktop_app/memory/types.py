@@ -228,6 +228,10 @@ class GraphNode:
     origin: str = "manual"
     #: part of an open conflict
     conflicted: bool = False
+    #: what the node is labelled with: the note's first clause, short (graph.short_title)
+    title: str = ""
+    #: the note's full text (the tooltip shows it, as plain text)
+    content: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,8 +413,11 @@ class Message:
 
 #: what the memory check-up proposes: archive a stale orphan, merge near-duplicates, let a
 #: newer note replace an older one that differs only in its figures, expire a note whose
-#: pending event (hearing, deadline) is over
-MAINTENANCE_KINDS: tuple[str, ...] = ("stale", "duplicate", "update", "passed")
+#: pending event (hearing, deadline) is over, settle an open conflict (the lawyer picks
+#: which note holds: accepting a conflict without that choice changes nothing)
+MAINTENANCE_KINDS: tuple[str, ...] = ("stale", "duplicate", "update", "passed", "conflict")
+#: the kinds that need the lawyer's choice when accepted (see MaintenanceChoice)
+CHOICE_KINDS: frozenset[str] = frozenset({"duplicate", "conflict"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,7 +428,8 @@ class MaintenanceItem:
     case_id: str
     kind: str  # one of MAINTENANCE_KINDS
     #: the notes concerned: "duplicate" keeps the first and merges the others into it;
-    #: "update" is (older, newer): the newer replaces the older
+    #: "update" is (older, newer): the newer replaces the older; "conflict" is the two
+    #: contradicting notes
     note_ids: tuple[str, ...]
     score: float | None  # the similarity of a duplicate/update pair
     event_date: date | None  # the passed date of a "passed" item
@@ -444,3 +452,16 @@ class MaintenanceOutcome:
 
     applied: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()
+    #: conflicts accepted without a choice of the note that holds: left open, unchanged
+    undecided: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MaintenanceChoice:
+    """The lawyer's decision on an item that needs one.  A duplicate group: ``keep`` is the
+    note the others merge into, ``merged_text`` the merged text (None: the kept text and what
+    the others add).  A conflict: ``keep`` is the note that holds (the other is expired) or
+    ``"both"``."""
+
+    keep: str
+    merged_text: str | None = None

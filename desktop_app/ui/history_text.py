@@ -18,7 +18,8 @@ from desktop_app.ui import i18n, texts
 # reasons the app writes for itself: they repeat the action, or name ids
 _BOOKKEEPING = re.compile(
     r"^(edited by hand|expired by hand|linked by hand|LLM note construction|evolution: refined tags"
-    r"|evolution after new notes|undo #\d+|merged( \S+)?|restored by hand)$"
+    r"|evolution after new notes|undo #\d+|merged( \S+)?|restored by hand"
+    r"|合并自另一条记忆 / merged from another memory|已合并到另一条记忆 / merged into another memory)$"
 )
 # "中文 / English" inside a longer reason ("理由（较早的事实 / the earlier fact）")
 _BILINGUAL = re.compile(
@@ -58,6 +59,7 @@ def headline(action: str, actor: str) -> str:
         "archived": QCoreApplication.translate("History", "Expired"),
         "restored": QCoreApplication.translate("History", "Restored"),
         "conflict resolved": QCoreApplication.translate("History", "Conflict settled"),
+        "merged": QCoreApplication.translate("History", "Merged with other memories"),
     }.get(action, QCoreApplication.translate("History", "Changed"))
 
 
@@ -113,6 +115,9 @@ def changes(before: dict | None, after: dict | None) -> tuple[str, list[str]]:
 def describe(entry: Any) -> tuple[str, list[str]]:
     """(the sentence for one history entry, the lines under it)."""
     title = headline(entry.action, entry.actor)
+    if (entry.after or {}).get("merged_into"):
+        # the pane links the note it went into; "replaced by a newer memory" would mislead
+        title = QCoreApplication.translate("History", "Merged into another memory")
     text_change, lines = changes(entry.before, entry.after)
     if entry.action == "undo":
         text_change = ""  # "undid the last change" says it; the restored text is in the pane

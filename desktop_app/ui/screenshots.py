@@ -101,6 +101,28 @@ def _add_demo_conversation(engine: Any, case_id: str, lang: str) -> Any:
     return conv
 
 
+def _dialog_shots(engine: Any, case_id: str, win: Any, shot: Any) -> None:
+    """The merge dialog on two notes about the laptop's defect, and the check-up's conflict
+    dialog on the demo's open conflict."""
+    from desktop_app.ui.maintenance.conflict_dialog import ConflictDialog
+    from desktop_app.ui.notes.merge_dialog import MergeDialog, load_merge_notes
+
+    notes = engine.list_notes(case_id, status="active", limit=200)
+    screen = [n for n in notes if "屏" in n.content][:2]
+    if len(screen) == 2:
+        dlg = MergeDialog(load_merge_notes(engine, [n.id for n in screen]), win)
+        dlg.show()
+        shot("merge", dlg)
+        dlg.close()
+    conflicts = engine.open_conflicts(case_id)
+    if conflicts:
+        pair = [conflicts[0].first.id, conflicts[0].second.id]
+        dlg = ConflictDialog(load_merge_notes(engine, pair), win)
+        dlg.show()
+        shot("checkup-conflict", dlg)
+        dlg.close()
+
+
 def run_screenshots(out_dir: str) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     out = Path(out_dir).resolve()
@@ -183,6 +205,7 @@ def run_screenshots(out_dir: str) -> int:
                     shot("conflicts")
                     win.notes.conflicts.setChecked(False)
                     _pump(app, 0.4)
+                    _dialog_shots(engine, case_id, win, shot)
                 win.tabs.setCurrentIndex(TAB_GRAPH)
                 _pump(
                     app,

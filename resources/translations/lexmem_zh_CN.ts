@@ -223,6 +223,39 @@ Shorten it, or add the document to the memories instead (Memories › Add or Imp
     </message>
 </context>
 <context>
+    <name>ConflictDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="30" />
+        <source>Settle a conflict</source>
+        <translation>处理冲突</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="33" />
+        <source>These two memories contradict each other. Which one holds? The other is expired and kept in history.</source>
+        <translation>这两条记忆相互矛盾。哪一条成立？另一条将设为失效并保留在历史中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="42" />
+        <source>Both hold (they do not really contradict)</source>
+        <translation>两条都成立（其实并不矛盾）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="48" />
+        <source>Settle</source>
+        <translation>确定</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="50" />
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/conflict_dialog.py" line="62" />
+        <source>This one holds (%1)</source>
+        <translation>这条成立（%1）</translation>
+    </message>
+</context>
+<context>
     <name>Crash</name>
     <message>
         <location filename="../../desktop_app/ui/excepthook.py" line="60" />
@@ -745,67 +778,82 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
 <context>
     <name>GraphControls</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="51" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="52" />
         <source>Search notes…</source>
         <translation>搜索图谱中的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="66" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="67" />
         <source>Show or hide this category</source>
         <translation>显示或隐藏此类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="72" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="73" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="73" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="74" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="76" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="77" />
         <source>Whole map</source>
         <translation>全图</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="77" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="78" />
         <source>Focus: 1 hop</source>
         <translation>聚焦：1 跳</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="78" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="79" />
         <source>Focus: 2 hops</source>
         <translation>聚焦：2 跳</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="79" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="80" />
         <source>Show only the selected note's neighbourhood</source>
         <translation>只显示所选记忆的相邻记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="85" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="86" />
         <source>Size: links</source>
         <translation>大小：按关联数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="86" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="87" />
         <source>Size: retrievals</source>
         <translation>大小：按调取次数</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="91" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="93" />
+        <source>Group: category</source>
+        <translation>分组：类别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="94" />
+        <source>Group: month</source>
+        <translation>分组：月份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="95" />
+        <source>How the notes without links are grouped</source>
+        <translation>未关联的记忆按什么分组</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/controls.py" line="100" />
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="92" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="101" />
         <source>Re-layout</source>
         <translation>重新布局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/controls.py" line="94" />
+        <location filename="../../desktop_app/ui/graph/controls.py" line="103" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -813,52 +861,52 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
 <context>
     <name>GraphDetail</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="31" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="48" />
         <source>Open conflict</source>
         <translation>有冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="77" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="96" />
         <source>1 link</source>
         <translation>1 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="78" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="97" />
         <source>%n links</source>
         <translation>%n 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="83" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="102" />
         <source>recalled once</source>
         <translation>被调取 1 次</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="84" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="103" />
         <source>recalled %n times</source>
         <translation>被调取 %n 次</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="97" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="116" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="98" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="117" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="99" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="118" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="100" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="119" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/text.py" line="112" />
+        <location filename="../../desktop_app/ui/graph/text.py" line="131" />
         <source>Double-click the note on the map to edit it.</source>
         <translation>在图上双击该记忆即可编辑。</translation>
     </message>
@@ -874,134 +922,154 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
 <context>
     <name>GraphView</name>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="322" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="345" />
         <source>Export graph</source>
         <translation>导出图谱</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="333" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="356" />
         <source>No notes in this case yet.</source>
         <translation>本案还没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="335" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="358" />
         <source>{n} notes · {e} links</source>
         <translation>{n} 条记忆 · {e} 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="337" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="360" />
         <source>laying out…</source>
         <translation>正在布局…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="21" />
+        <source>%1 · not linked (%2)</source>
+        <translation>%1 · 未关联（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/text.py" line="30" />
+        <source>No date</source>
+        <translation>无日期</translation>
     </message>
 </context>
 <context>
     <name>History</name>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="47" />
+        <location filename="../../desktop_app/ui/history_text.py" line="48" />
         <source>Edited by hand</source>
         <translation>手动修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="48" />
+        <location filename="../../desktop_app/ui/history_text.py" line="49" />
         <source>Refined as new memories came in</source>
         <translation>随新记忆自动完善</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="49" />
+        <location filename="../../desktop_app/ui/history_text.py" line="50" />
         <source>A newer wording was merged in</source>
         <translation>并入了更新的表述</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="50" />
+        <location filename="../../desktop_app/ui/history_text.py" line="51" />
         <source>Organised by the model</source>
         <translation>由模型整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="51" />
+        <location filename="../../desktop_app/ui/history_text.py" line="52" />
         <source>Changed on import</source>
         <translation>导入时修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="52" />
-        <location filename="../../desktop_app/ui/history_text.py" line="61" />
+        <location filename="../../desktop_app/ui/history_text.py" line="53" />
+        <location filename="../../desktop_app/ui/history_text.py" line="63" />
         <source>Changed</source>
         <translation>修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="54" />
+        <location filename="../../desktop_app/ui/history_text.py" line="55" />
         <source>Recorded this memory</source>
         <translation>记下了这条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="55" />
+        <location filename="../../desktop_app/ui/history_text.py" line="56" />
         <source>Undid the last change</source>
         <translation>撤销了上一次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="56" />
+        <location filename="../../desktop_app/ui/history_text.py" line="57" />
         <source>Replaced by a newer memory</source>
         <translation>被更新的记忆取代</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="57" />
         <location filename="../../desktop_app/ui/history_text.py" line="58" />
+        <location filename="../../desktop_app/ui/history_text.py" line="59" />
         <source>Expired</source>
         <translation>已失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="59" />
+        <location filename="../../desktop_app/ui/history_text.py" line="60" />
         <source>Restored</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="60" />
+        <location filename="../../desktop_app/ui/history_text.py" line="61" />
         <source>Conflict settled</source>
         <translation>冲突已处理</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="95" />
+        <location filename="../../desktop_app/ui/history_text.py" line="62" />
+        <source>Merged with other memories</source>
+        <translation>合并了其他记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="97" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="97" />
+        <location filename="../../desktop_app/ui/history_text.py" line="99" />
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="99" />
+        <location filename="../../desktop_app/ui/history_text.py" line="101" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="101" />
+        <location filename="../../desktop_app/ui/history_text.py" line="103" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="103" />
+        <location filename="../../desktop_app/ui/history_text.py" line="105" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="103" />
+        <location filename="../../desktop_app/ui/history_text.py" line="105" />
         <source>Unpinned</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="105" />
+        <location filename="../../desktop_app/ui/history_text.py" line="107" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="107" />
+        <location filename="../../desktop_app/ui/history_text.py" line="109" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/history_text.py" line="109" />
+        <location filename="../../desktop_app/ui/history_text.py" line="111" />
         <source>Background note rewritten</source>
         <translation>背景说明已改写</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/history_text.py" line="120" />
+        <source>Merged into another memory</source>
+        <translation>已合并到另一条记忆</translation>
     </message>
 </context>
 <context>
@@ -1107,63 +1175,73 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>Maintenance</name>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="28" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="29" />
         <source>Stale, linked to nothing</source>
         <extracomment>how many characters of each note a row shows (the full text is in its tooltip)</extracomment>
         <translation>久未使用且无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="29" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="30" />
         <source>Near-duplicates</source>
         <translation>疑似重复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="30" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="31" />
         <source>Possible update</source>
         <translation>可能已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="31" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="32" />
         <source>Date has passed</source>
         <translation>日期已过</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="38" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="33" />
+        <source>Open conflict</source>
+        <translation>有冲突</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="40" />
         <source>archive</source>
         <translation>归档</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="39" />
-        <source>merge into the first</source>
-        <translation>合并到第一条</translation>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="41" />
+        <source>merge: you see both and the merged text</source>
+        <translation>合并：先查看两条记忆和合并后的内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="40" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="44" />
         <source>the newer replaces the older</source>
         <translation>新的取代旧的</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="41" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="45" />
         <source>expire</source>
         <translation>标记失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="49" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="46" />
+        <source>you choose which one holds; the other is expired</source>
+        <translation>由你选择哪条成立，另一条设为失效</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="56" />
         <source>similarity %1</source>
         <translation>相似度 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="84" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="91" />
         <source>Proposal</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="85" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="92" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/model.py" line="86" />
+        <location filename="../../desktop_app/ui/maintenance/model.py" line="93" />
         <source>If accepted</source>
         <translation>接受后</translation>
     </message>
@@ -1171,54 +1249,55 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>MaintenanceDialog</name>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="66" />
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="156" />
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="175" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="82" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="172" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="198" />
         <source>Memory check-up</source>
+        <extracomment>kinds the lawyer decides in a dialog of their own (merge dialog, conflict dialog)</extracomment>
         <translation>记忆体检</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="82" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="98" />
         <source>Accept selected</source>
         <translation>接受所选</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="83" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="99" />
         <source>Dismiss selected</source>
         <translation>忽略所选</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="87" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="103" />
         <source>Accept all of this kind</source>
         <translation>接受此类全部</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="88" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="104" />
         <source>Dismiss all of this kind</source>
         <translation>忽略此类全部</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="89" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="105" />
         <source>Check now</source>
         <translation>立即体检</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="142" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="158" />
         <source>This case has not been checked yet.</source>
         <translation>本案尚未体检。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="144" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="160" />
         <source>Nothing to clean up: every memory looks current.</source>
         <translation>无需清理：所有记忆看起来都是最新的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="148" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="164" />
         <source>%1 proposals from the check of %2. Nothing changes until you accept.</source>
         <translation>%2 体检共 %1 条建议。在您接受之前不会做任何改动。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="177" />
+        <location filename="../../desktop_app/ui/maintenance/dialog.py" line="200" />
         <source>Apply %1 proposals? Archived, merged and expired memories stay in history and can be restored.</source>
         <translation>执行 %1 条建议？归档、合并和失效的记忆都保留在历史中，可以恢复。</translation>
     </message>
@@ -1239,6 +1318,60 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <location filename="../../desktop_app/ui/chat/memories_popup.py" line="65" />
         <source>Nothing to show.</source>
         <translation>没有内容。</translation>
+    </message>
+</context>
+<context>
+    <name>MergeDialog</name>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="96" />
+        <source>event date %1</source>
+        <extracomment>how much of a linked note's text a link line shows (relation label as stored, linked note's text) of each link, one per linked note</extracomment>
+        <translation>发生日期 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="101" />
+        <source>recorded %1</source>
+        <translation>记录于 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="126" />
+        <source>Merge memories</source>
+        <translation>合并记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="129" />
+        <source>Choose the memory to keep; the others are merged into it and kept in history as replaced by the merge. Their links move to the kept memory.</source>
+        <translation>选择要保留的记忆；其余记忆并入这一条，并作为“已被合并”保留在历史中。它们的关联会转到保留的记忆上。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="146" />
+        <source>Merged text (you can edit it)</source>
+        <translation>合并后的内容（可修改）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="159" />
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="160" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="172" />
+        <source>Keep this one</source>
+        <translation>保留这条</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="181" />
+        <source>Links (%1):</source>
+        <translation>关联（%1）：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/merge_dialog.py" line="184" />
+        <source>No links</source>
+        <translation>暂无关联</translation>
     </message>
 </context>
 <context>
@@ -1346,7 +1479,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     <name>NoteDetail</name>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="74" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="266" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="270" />
         <source>Memory</source>
         <extracomment>"From 起诉状.pdf p. 3" was clicked: (document id, page)</extracomment>
         <translation>记忆</translation>
@@ -1429,7 +1562,7 @@ Restore the backup of %2? The damaged file is kept aside.</source>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="157" />
         <source>Keep this one</source>
-        <translation>以此条为准</translation>
+        <translation>保留这条</translation>
     </message>
     <message>
         <location filename="../../desktop_app/ui/notes/detail.py" line="158" />
@@ -1487,89 +1620,99 @@ Restore the backup of %2? The damaged file is kept aside.</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="216" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="255" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="287" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="220" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="259" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="291" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="217" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="221" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="219" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="223" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="221" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="225" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="253" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="257" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="256" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="260" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="272" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="268" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="272" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="275" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="279" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="276" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="280" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="287" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="291" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="290" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="294" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="291" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="295" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="304" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="308" />
         <source>another memory</source>
         <translation>另一条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="322" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="326" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="345" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="349" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="384" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="389" />
+        <source>Merged from:</source>
+        <translation>合并自：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="389" />
+        <source>Merged into:</source>
+        <translation>已合并到：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/detail.py" line="410" />
         <source>From %1</source>
         <translation>出自 %1</translation>
     </message>
@@ -1667,176 +1810,181 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NotesView</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="95" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="96" />
         <source>Search memories (meaning, not just words)</source>
         <extracomment>Import documents… (PDF, Word, images, text) for the case: the Documents tab does it open a document's page in the viewer: (document id, page)</extracomment>
         <translation>搜索记忆（按含义，不只是字面）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="96" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="97" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="106" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="107" />
         <source>All categories</source>
         <translation>全部类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="115" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="116" />
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="119" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="120" />
         <source>Global too</source>
         <translation>含全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="120" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="121" />
         <source>Also show global memories (preferences, reusable knowledge)</source>
         <translation>同时显示全局记忆（偏好、通用知识）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="128" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="129" />
         <source>Show only the memories in an open conflict (to settle by hand)</source>
         <translation>只显示存在待处理冲突的记忆（需要手动处理）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="135" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="136" />
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="138" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="139" />
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="149" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="150" />
         <source>Import and export</source>
         <translation>导入与导出</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="153" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="154" />
         <source>Import documents…</source>
         <translation>导入文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="156" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="157" />
         <source>Import JSON Lines…</source>
         <translation>导入 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="160" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="161" />
         <source>Export JSON Lines…</source>
         <translation>导出 JSON Lines…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="163" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="164" />
         <source>Export Markdown…</source>
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="167" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="168" />
         <source>Evidence list (Word)…</source>
         <translation>证据目录（Word）…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="171" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="729" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="172" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="747" />
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="172" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="173" />
         <source>Merge the second selected memory into the first</source>
         <translation>把选中的第二条记忆合并到第一条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="174" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="730" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="175" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="748" />
         <source>Link</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="175" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="176" />
         <source>Link the two selected memories</source>
         <translation>关联选中的两条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="179" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="180" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="181" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="182" />
         <source>Add a memory by hand (Ctrl+Shift+M)</source>
         <translation>手动添加记忆 (Ctrl+Shift+M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="319" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="320" />
         <source>Conflicts %1</source>
         <translation>冲突 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="379" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="380" />
         <source>No match: no memory is about “%1”. Try other words, or clear the search.</source>
         <translation>无匹配：没有与“%1”相关的记忆。换个说法试试，或清除搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="386" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="387" />
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="389" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="390" />
         <source>No match</source>
         <translation>无匹配</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="389" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="390" />
         <source>%n matching memories, most relevant first</source>
         <translation><numerusform>%n 条匹配的记忆，按相关度排序</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="394" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="395" />
         <source>%n memories of this case and global</source>
         <translation><numerusform>本案及全局共 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="396" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="397" />
         <source>%n memories of this case</source>
         <translation><numerusform>本案 %n 条记忆</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="519" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="526" />
         <source>Marked as expired: %1</source>
         <translation>已设为失效：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="530" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="537" />
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="784" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="683" />
+        <source>Memories merged.</source>
+        <translation>记忆已合并。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/notes/view.py" line="802" />
         <source>Exported %1 memories of this case: %2 in effect, %3 expired or replaced (global memories not included).</source>
         <translation>已导出本案 %1 条记忆：有效 %2 条，已失效或已取代 %3 条（不含全局记忆）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="392" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="393" />
         <source>%1 of %2 memories (scroll for more)</source>
         <translation>已显示 %1 / %2 条记忆（向下滚动加载更多）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="589" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="640" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="596" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="647" />
         <source>Delete memory</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="590" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="597" />
         <source>Delete this memory for good? Its text, history and links are erased and cannot be restored.
 
 %1</source>
@@ -1845,17 +1993,17 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="604" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="611" />
         <source>Deleted: %1</source>
         <translation>已删除：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="618" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="625" />
         <source>The memory is deleted; its text still appears elsewhere in this case (for example in a chat message).</source>
         <translation>记忆已删除；它的文字仍出现在本案的其他地方（例如某条聊天消息中）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="636" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="643" />
         <source>The memory is deleted, but its text still appears in these backups (for example in a chat message):
 %1
 
@@ -1866,84 +2014,68 @@ Remove the text from these backups too?</source>
 也从这些备份中删除这段文字吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="647" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="654" />
         <source>The text is gone from every backup.</source>
         <translation>所有备份中都已不含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="649" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="656" />
         <source>%1 backups still hold the text.</source>
         <translation>仍有 %1 个备份包含这段文字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="661" />
-        <source>Merge memories</source>
-        <translation>合并记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="662" />
-        <source>Merge the second memory into the first? The second is kept in history as superseded.
-
-1. %1
-2. %2</source>
-        <translation>把第二条记忆合并到第一条？第二条将标记为已取代并保留在历史中。
-
-1. %1
-2. %2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="680" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="698" />
         <source>Linked.</source>
         <translation>已关联。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="695" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="713" />
         <source>Conflict settled.</source>
         <translation>冲突已处理。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="734" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="752" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="735" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="753" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="749" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="767" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="749" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="767" />
         <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/view.py" line="757" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="775" />
         <source>Imported %n memories.</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="763" />
-        <location filename="../../desktop_app/ui/notes/view.py" line="768" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="781" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="786" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="763" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="781" />
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="768" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="786" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/view.py" line="817" />
+        <location filename="../../desktop_app/ui/notes/view.py" line="835" />
         <source>LexMem</source>
         <translation>律记</translation>
     </message>

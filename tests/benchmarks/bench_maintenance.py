@@ -13,7 +13,11 @@ Everything is real: SQLite, LanceDB, the USE-m3 embedder, notes added through ad
   them: the same wording with a future date, and "已于…开庭" which states the past);
 * stale: the planted old notes that are orphans by the rule's own terms, checked with an
   independent SQL query (old, no link in either direction, not pinned, not a preference);
-  planted old-but-pinned and old preference notes must not be proposed.
+  planted old-but-pinned and old preference notes must not be proposed;
+* conflict: pairs of background notes linked as contradicting (what the model's decision
+  writes; offline ingestion never does), open; planted beside them, conflicts already
+  settled ("both hold") and conflicts whose one note was expired must not be proposed, nor
+  a conflict between the other case's notes.
 
 Another case holds copies of the planted texts: no item may name one of its notes.
 """
@@ -251,6 +255,24 @@ def _make_orphans(engine, note_ids: list[str]) -> set[str]:
     return set(note_ids)
 
 
+def _plant_conflicts(engine, ids: list[str], truth: dict, count: int) -> set[frozenset]:
+    """Link ``count`` pairs of background notes as open conflicts (the truth), and beside
+    them count/5 settled ones and count/5 whose one note is expired (negatives)."""
+    planted = {i for v in truth.values() for x in v for i in (x if isinstance(x, tuple) else (x,))}
+    background = [ids[i] for i in range(len(ids)) if i not in planted]
+    rng = random.Random(17)
+    chosen = rng.sample(background, 2 * (count + 2 * (count // 5)))
+    pairs = [(chosen[k], chosen[k + 1]) for k in range(0, len(chosen), 2)]
+    for a, b in pairs:
+        engine.link_notes(a, b, kind="conflict", reason="说法相反", label="矛盾")
+    open_pairs = pairs[:count]
+    for a, b in pairs[count : count + count // 5]:
+        engine.resolve_conflict(a, b, "both")
+    for a, _b in pairs[count + count // 5 :]:
+        engine.expire_note(a)
+    return {frozenset(p) for p in open_pairs}
+
+
 def run(n: int, runs: int, log=print) -> str:
     from desktop_app.memory import MemoryEngine
     from desktop_app.memory.embedder import default_embedder
@@ -276,6 +298,9 @@ def run(n: int, runs: int, log=print) -> str:
         orphans_before = len(
             _orphans_by_sql(engine, case.id, [ids[i] for i in truth["stale_planted"]], cutoff0)
         )
+        conflict_true = _plant_conflicts(engine, ids, truth, len(truth["duplicate"]))
+        other_list = sorted(other_ids)
+        engine.link_notes(other_list[0], other_list[1], kind="conflict", label="矛盾")
         unlinked = _make_orphans(engine, [ids[i] for i in truth["stale_planted"][::3]])
         unlinked |= _make_orphans(engine, [ids[i] for i in truth["stale_planted"][1::3]])
         build_s = time.perf_counter() - t0
@@ -306,11 +331,13 @@ def run(n: int, runs: int, log=print) -> str:
         stale_true = _orphans_by_sql(engine, case.id, planted_stale, cutoff)
         stale_neg = {ids[i] for i in truth["stale_neg"]}
         linked_at_ingest = len(planted_stale) - len(stale_true)
+        conflict_pred = {frozenset(p) for p in by_kind.get("conflict", [])}
         rows = {
             "duplicate": _pr(dup_pred, dup_true),
             "update": _pr(upd_pred, upd_true),
             "passed": _pr(passed_pred, passed_true),
             "stale": _pr(stale_pred, stale_true),
+            "conflict": _pr(conflict_pred, conflict_true),
         }
         cfg = engine.config
         engine.close()
@@ -330,7 +357,7 @@ def run(n: int, runs: int, log=print) -> str:
         "|---|---:|---:|---:|---:|",
     ]
     for kind, (p, r, npred, ntrue) in rows.items():
-        unit = "pairs" if kind in ("duplicate", "update") else "notes"
+        unit = "pairs" if kind in ("duplicate", "update", "conflict") else "notes"
         lines.append(f"| {kind} ({unit}) | {npred} | {ntrue} | {p:.3f} | {r:.3f} |")
     lines += [
         "",
@@ -342,6 +369,10 @@ def run(n: int, runs: int, log=print) -> str:
         f"(the others keep theirs: old but linked, negatives); {linked_at_ingest} remain linked. "
         f"{len(stale_pred & stale_neg)} of {len(stale_neg)} old pinned/preference notes and "
         f"{len(stale_pred - stale_true)} other notes proposed.",
+        f"- Conflicts: {len(conflict_true)} open pairs planted (model-style conflict links "
+        f"between background notes), with {len(conflict_true) // 5} settled and "
+        f"{len(conflict_true) // 5} with one note expired beside them (negatives) and one "
+        f"open conflict in the other case.",
         f"- Notes of the other case in this case's proposal: {leaked}; notes outside the case: "
         f"{foreign}.",
     ]

@@ -285,3 +285,63 @@ def _fake_note(note_id: str, content: str):
         last_accessed=None,
         evolution_count=0,
     )
+
+
+def _conflicting_pair(engine, case):
+    claim = engine.add_note("当事人称花屏是出厂缺陷", case_id=case.id, created_at=RECENT).note
+    report = engine.add_note("检测报告显示系人为进水导致", case_id=case.id, created_at=RECENT).note
+    engine.link_notes(claim.id, report.id, kind="conflict", reason="原因说法相反", label="矛盾")
+    return claim, report
+
+
+def test_an_open_conflict_is_proposed_and_settled_only_by_the_lawyers_choice(engine):
+    case = engine.create_case("买卖合同")
+    claim, report = _conflicting_pair(engine, case)
+    proposal = engine.run_maintenance(case.id, now=NOW)
+    assert [set(ids) for ids in _kinds(proposal).get("conflict", [])] == [{claim.id, report.id}]
+    item = _item(proposal, "conflict", claim.id)
+
+    # accepting without a choice (an "accept all") settles nothing
+    outcome = engine.accept_maintenance([item.id])
+    assert outcome.applied == () and outcome.undecided == (item.id,)
+    assert [c.first.id for c in engine.open_conflicts(case.id)] != []
+    assert {engine.get_note(i).status for i in (claim.id, report.id)} == {"active"}
+    assert item.id in {i.id for i in engine.maintenance_proposal(case.id).items}
+
+    from desktop_app.memory import MaintenanceChoice
+
+    outcome = engine.accept_maintenance([item.id], {item.id: MaintenanceChoice(report.id)})
+    assert outcome.applied == (item.id,)
+    assert engine.get_note(claim.id).status == "archived"
+    assert engine.get_note(report.id).status == "active"
+    assert engine.open_conflicts(case.id) == []
+    assert any(h.action == "conflict resolved" for h in engine.note_history(report.id))
+    assert "conflict" not in _kinds(engine.run_maintenance(case.id, now=NOW))
+
+
+def test_a_dismissed_conflict_comes_back_only_when_a_note_changes(engine):
+    case = engine.create_case("买卖合同")
+    claim, _report = _conflicting_pair(engine, case)
+    item = _item(engine.run_maintenance(case.id, now=NOW), "conflict", claim.id)
+    assert engine.dismiss_maintenance([item.id]) == 1
+    assert "conflict" not in _kinds(engine.run_maintenance(case.id, now=NOW))
+    engine.update_note(claim.id, content="当事人坚称花屏是出厂缺陷，从未进水")
+    assert "conflict" in _kinds(engine.run_maintenance(case.id, now=NOW))
+
+
+def test_an_accepted_duplicate_merges_as_the_lawyer_chose(engine):
+    from desktop_app.memory import MaintenanceChoice
+
+    case = engine.create_case("保密协议")
+    a = engine.add_note("原告于入职时签署了保密协议", case_id=case.id, created_at=RECENT).note
+    b = engine.add_note("原告入职时签了保密协议", case_id=case.id, created_at=RECENT).note
+    item = _item(engine.run_maintenance(case.id, now=NOW), "duplicate", a.id)
+    keep = item.note_ids[1]  # not the proposed keeper
+    text = "原告于入职当日签署了保密协议（劳动合同附件）"
+    outcome = engine.accept_maintenance([item.id], {item.id: MaintenanceChoice(keep, text)})
+    assert outcome.applied == (item.id,)
+    gone = item.note_ids[0]
+    assert engine.get_note(keep).content == text and engine.get_note(keep).status == "active"
+    assert engine.get_note(gone).status == "superseded"
+    assert engine.note_history(keep)[-1].after["merged_from"] == [gone]
+    assert {a.id, b.id} == {keep, gone}

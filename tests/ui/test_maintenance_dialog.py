@@ -115,3 +115,92 @@ def test_the_dialog_speaks_chinese(qtbot, checked_case):
         assert labels == {"久未使用且无关联", "可能已更新", "日期已过"}
     finally:
         i18n.install("en")
+
+
+@pytest.fixture
+def conflict_and_duplicates(make_host):
+    host = make_host()
+    eng = host.engine
+    case = eng.create_case("花屏")
+    recent = datetime.now(UTC) - timedelta(days=2)
+    claim = eng.add_note("当事人称花屏是出厂缺陷", case_id=case.id, created_at=recent).note
+    report = eng.add_note("检测报告显示系人为进水导致", case_id=case.id, created_at=recent).note
+    eng.link_notes(claim.id, report.id, kind="conflict", reason="原因说法相反", label="矛盾")
+    a = eng.add_note("原告于入职时签署了保密协议", case_id=case.id, created_at=recent).note
+    b = eng.add_note("原告入职时签了保密协议", case_id=case.id, created_at=recent).note
+    eng.run_maintenance(case.id)
+    return host, case, claim, report, a, b
+
+
+def _open(qtbot, host, case, rows):
+    dialog = MaintenanceDialog(host, case.id)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: not dialog.busy and dialog.model.rowCount() == rows, timeout=10_000)
+    return dialog
+
+
+def test_accept_all_conflicts_asks_the_lawyer_for_each_and_never_guesses(
+    qtbot, conflict_and_duplicates, no_dialogs, monkeypatch
+):
+    from desktop_app.ui.maintenance import dialog as dialog_module
+    from desktop_app.ui.maintenance.conflict_dialog import ConflictDialog
+
+    host, case, claim, report, _a, _b = conflict_and_duplicates
+    dialog = _open(qtbot, host, case, 2)
+    assert sorted(_kinds(dialog)) == ["conflict", "duplicate"]
+    shown: list[ConflictDialog] = []
+
+    def cancel(dlg):
+        shown.append(dlg)
+        assert dlg.keep() is None and not dlg.ok_button.isEnabled()  # nothing pre-chosen
+        texts = {w.toPlainText() for w in dlg.findChildren(dialog_module.QWidget) if hasattr(w, "toPlainText")}
+        assert {claim.content, report.content} <= texts
+        return False
+
+    monkeypatch.setattr(dialog_module, "_exec", cancel)
+    dialog.kind_box.setCurrentIndex(dialog.kind_box.findData("conflict"))
+    dialog.accept_kind_button.click()
+    qtbot.waitUntil(lambda: len(shown) == 1 and not dialog.busy, timeout=10_000)
+    qtbot.wait(300)
+    assert host.engine.open_conflicts(case.id) != []  # skipped: nothing settled
+    assert {host.engine.get_note(i).status for i in (claim.id, report.id)} == {"active"}
+
+    def pick_report(dlg):
+        dlg.radios[[n.id for n in dlg.notes].index(report.id)].click()
+        assert dlg.ok_button.isEnabled()
+        return True
+
+    monkeypatch.setattr(dialog_module, "_exec", pick_report)
+    dialog.accept_kind_button.click()
+    qtbot.waitUntil(lambda: not dialog.busy and "conflict" not in _kinds(dialog), timeout=20_000)
+    assert host.engine.get_note(claim.id).status == "archived"
+    assert host.engine.get_note(report.id).status == "active"
+    assert host.engine.open_conflicts(case.id) == []
+
+
+def test_an_accepted_duplicate_goes_through_the_merge_dialog(
+    qtbot, conflict_and_duplicates, no_dialogs, monkeypatch
+):
+    from desktop_app.ui.maintenance import dialog as dialog_module
+    from desktop_app.ui.notes.merge_dialog import MergeDialog
+
+    host, case, _claim, _report, a, b = conflict_and_duplicates
+    no_dialogs["confirm"] = False  # a merge is decided in its dialog, not by a yes/no
+    dialog = _open(qtbot, host, case, 2)
+    seen: list[MergeDialog] = []
+
+    def merge(dlg):
+        assert isinstance(dlg, MergeDialog)
+        seen.append(dlg)
+        dlg.radios[[n.id for n in dlg.notes].index(b.id)].click()
+        dlg.merged.setPlainText("原告于入职当日签署了保密协议")
+        return True
+
+    monkeypatch.setattr(dialog_module, "_exec", merge)
+    dialog.table.selectRow(_kinds(dialog).index("duplicate"))
+    dialog.accept_button.click()
+    qtbot.waitUntil(lambda: not dialog.busy and "duplicate" not in _kinds(dialog), timeout=20_000)
+    assert len(seen) == 1 and {n.id for n in seen[0].notes} == {a.id, b.id}
+    assert host.engine.get_note(b.id).content == "原告于入职当日签署了保密协议"
+    assert host.engine.get_note(a.id).status == "superseded"

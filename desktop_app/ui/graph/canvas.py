@@ -9,12 +9,17 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QResize
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from . import style
+from .layout import GRID_CELL_H, GRID_HEADER
 from .model import GraphModel
-from .render import Frame, Renderer, lod_for
+from .render import LAYOUT_K, Frame, Renderer, lod_for
 from .spatial import SpatialGrid
 from .text import tooltip_html
 
 MIN_SCALE = 0.02
+#: screen room a fitted view leaves for the titles: half a title's width beside the
+#: outermost nodes, one line under the lowest
+TITLE_HALF_WIDTH = 75.0
+TITLE_LINE = 16.0
 MAX_SCALE = 8.0
 #: a press that moves less than this (pixels) is a click, not a drag
 DRAG_SLOP = 4
@@ -81,11 +86,18 @@ class GraphCanvas(QWidget):
         r = f.model.radius[sel]
         lo = (pts - r[:, None]).min(0)
         hi = (pts + r[:, None]).max(0)
+        lone = ~f.model.linked[sel]
+        if lone.any():  # the heading band over each grid of unlinked notes
+            lo[1] = min(lo[1], float(pts[lone, 1].min()) - GRID_HEADER * GRID_CELL_H * LAYOUT_K)
         span = np.maximum(hi - lo, 1.0)
-        w, h = max(self.width() - 2 * margin, 10), max(self.height() - 2 * margin, 10)
+        # the titles centred under the nodes reach past them sideways, and one line below
+        w = max(self.width() - 2 * (margin + TITLE_HALF_WIDTH), 10)
+        h = max(self.height() - 2 * margin - TITLE_LINE, 10)
         self.scale = float(np.clip(min(w / span[0], h / span[1]), MIN_SCALE, MAX_SCALE))
         centre = (lo + hi) / 2
-        self.offset = np.array([self.width() / 2, self.height() / 2]) - centre * self.scale
+        self.offset = (
+            np.array([self.width() / 2, (self.height() - TITLE_LINE) / 2]) - centre * self.scale
+        )
         self.update()
 
     def zoom_by(self, factor: float, anchor: QPointF | None = None) -> None:

@@ -41,6 +41,7 @@ class GraphControls(QWidget):
     searchChanged = Signal(str)
     hopsChanged = Signal(int)
     sizeByChanged = Signal(str)
+    groupByChanged = Signal(str)
     fitRequested = Signal()
     relayoutRequested = Signal()
     exportRequested = Signal(str)  # "png" or "svg"
@@ -88,6 +89,14 @@ class GraphControls(QWidget):
             lambda _i: self.sizeByChanged.emit(str(self.size_by.currentData()))
         )
 
+        self.group_by = QComboBox(self)
+        self.group_by.addItem(self.tr("Group: category"), "category")
+        self.group_by.addItem(self.tr("Group: month"), "time")
+        self.group_by.setToolTip(self.tr("How the notes without links are grouped"))
+        self.group_by.currentIndexChanged.connect(
+            lambda _i: self.groupByChanged.emit(str(self.group_by.currentData()))
+        )
+
         fit = self._button(self.tr("Fit"), self.fitRequested.emit)
         relayout = self._button(self.tr("Re-layout"), self.relayoutRequested.emit)
         export = QToolButton(self)
@@ -105,6 +114,7 @@ class GraphControls(QWidget):
             self._kind_button,
             self.hops,
             self.size_by,
+            self.group_by,
             fit,
             relayout,
             export,

@@ -17,6 +17,7 @@ worker.  The layout is deterministic for a given seed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -26,6 +27,15 @@ import numpy as np
 EXACT_LIMIT = 400
 #: the most partners a node gets from one crowded neighbour cell (the rest is rescaled)
 NEAR_CAP = 8
+#: a grid cell of an unlinked note, in units of k: wide enough for its title under it
+GRID_CELL_W, GRID_CELL_H = 2.6, 0.75
+#: the most columns of one group's grid
+GRID_COLUMNS = 3
+#: the band above a group's grid that holds its heading, in cell heights
+GRID_HEADER = 1.0
+#: how often (iterations) a running layout re-packs its components and re-places the grids
+#: (each costs O(n); in between the last placement is reused)
+REARRANGE_EVERY = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,18 +230,159 @@ def attraction(pos: np.ndarray, edges: np.ndarray, weights: np.ndarray, k: float
     return force
 
 
+def linked_mask(n: int, edges: np.ndarray) -> np.ndarray:
+    """The nodes with at least one link."""
+    linked = np.zeros(n, bool)
+    linked[edge_index(n, edges).ravel()] = True
+    return linked
+
+
+def arrange_unlinked(
+    pos: np.ndarray,
+    linked: np.ndarray,
+    groups: np.ndarray,
+    k: float,
+    order: np.ndarray | None = None,
+) -> np.ndarray:
+    """The notes without links in a grid per group (groups in ascending order, each grid at
+    most GRID_COLUMNS wide, ``order`` within it), the grids stacked in columns to the right
+    of the linked notes: scattered by the force layout, nothing but gravity holds them, and
+    25 lone dots read as noise.  Returns new positions; linked notes keep theirs."""
+    out = np.array(pos, dtype=np.float64, copy=True)
+    rest = np.flatnonzero(~linked)
+    if len(rest) == 0:
+        return out
+    cw, ch = GRID_CELL_W * k, GRID_CELL_H * k
+    placed = linked & ~np.isnan(out).any(1)
+    if placed.any():
+        lo, hi = out[placed].min(0), out[placed].max(0)
+        left, top, height = hi[0] + 0.8 * cw, lo[1], max(hi[1] - lo[1], 12 * ch)
+    else:
+        left, top, height = 0.0, 0.0, max(12 * ch, ch * math.sqrt(len(rest)) * 1.5)
+    rank = np.arange(len(out)) if order is None else np.asarray(order)
+    x, y, widest = left, top, 0.0
+    for g in np.unique(groups[rest]):
+        members = rest[groups[rest] == g]
+        members = members[np.argsort(rank[members], kind="stable")]
+        # a short list under its heading reads best; wider only when it would grow long
+        cols = min(GRID_COLUMNS, 1 if len(members) <= 6 else (2 if len(members) <= 16 else 3))
+        rows = math.ceil(len(members) / cols)
+        block = (GRID_HEADER + rows) * ch
+        if y > top and y + block > top + height:  # this column is full: start the next
+            x, y, widest = x + widest + 0.6 * cw, top, 0.0
+        j = np.arange(len(members))
+        out[members, 0] = x + (j % cols) * cw
+        out[members, 1] = y + (GRID_HEADER + j // cols) * ch
+        y += block + 0.6 * ch
+        widest = max(widest, cols * cw)
+    return out
+
+
+def components(n: int, edges: np.ndarray) -> np.ndarray:
+    """The connected component of each node (numbered from 0 in order of first node): every
+    node takes the smallest label among itself and its neighbours, with pointer jumping,
+    until nothing changes — a few vectorised passes instead of a Python loop per link."""
+    e = edge_index(n, edges)
+    label = np.arange(n)
+    if len(e) == 0:
+        return label
+    a, b = e[:, 0], e[:, 1]
+    while True:
+        low = np.minimum(label[a], label[b])
+        nxt = label.copy()
+        np.minimum.at(nxt, a, low)
+        np.minimum.at(nxt, b, low)
+        nxt = nxt[nxt]  # pointer jumping: follow the label's own label
+        if np.array_equal(nxt, label):
+            break
+        label = nxt
+    _, comp = np.unique(label, return_inverse=True)
+    return comp.reshape(-1)
+
+
+def pack_components(pos: np.ndarray, comp: np.ndarray, k: float) -> np.ndarray:
+    """The force layout's components moved next to each other, biggest first, in rows about
+    as wide as the whole is tall: separate components repel each other to the far corners
+    of the map, and the fitted view then shrinks every label out of sight."""
+    count = int(comp.max()) + 1 if len(comp) else 0
+    if count <= 1:
+        return pos
+    lo = np.full((count, 2), np.inf)
+    hi = np.full((count, 2), -np.inf)
+    np.minimum.at(lo, comp, pos)
+    np.maximum.at(hi, comp, pos)
+    size = hi - lo + 1.2 * k  # room for the labels around each component
+    order = np.argsort(-(size[:, 0] * size[:, 1]), kind="stable")
+    row_width = max(float(np.sqrt((size[:, 0] * size[:, 1]).sum()) * 1.4), float(size[:, 0].max()))
+    target = np.zeros((count, 2))
+    x = y = row_height = 0.0
+    for c in order.tolist():
+        if x > 0 and x + size[c, 0] > row_width:
+            x, y, row_height = 0.0, y + row_height, 0.0
+        target[c] = (x, y)
+        x += size[c, 0]
+        row_height = max(row_height, size[c, 1])
+    return pos + (target - lo)[comp]
+
+
 def run_layout(
     n: int,
     edges: np.ndarray,
     strengths: np.ndarray | None = None,
     known: np.ndarray | None = None,
     params: LayoutParams | None = None,
+    groups: np.ndarray | None = None,
+    order: np.ndarray | None = None,
 ) -> Iterator[LayoutStep]:
     """Yield one :class:`LayoutStep` per iteration; the last one has ``done=True``.
 
     Callers that only want the result take the last step; the view's worker forwards a step
-    every few tens of milliseconds so the map animates as it settles.
+    every few tens of milliseconds so the map animates as it settles.  With ``groups`` (a
+    group number per node, e.g. its category) only the linked notes are force-laid-out and
+    the others sit in a grid per group beside them (:func:`arrange_unlinked`).
     """
+    if groups is None:
+        yield from _force_layout(n, edges, strengths, known, params)
+        return
+    p = params or LayoutParams()
+    e = edge_index(n, edges)
+    keep = _kept_rows(n, edges)
+    linked = linked_mask(n, e)
+    sub = np.flatnonzero(linked)
+    remap = np.full(n, -1, np.int64)
+    remap[sub] = np.arange(len(sub))
+    sub_known = None if known is None else np.asarray(known, np.float64)[sub]
+    sub_strengths = None if strengths is None else np.asarray(strengths, np.float64)[keep]
+    full = np.full((n, 2), np.nan)
+    if len(sub) == 0:
+        yield LayoutStep(0, arrange_unlinked(full, linked, groups, p.k, order), 0.0, True)
+        return
+    # a fresh map packs its components; an incremental one keeps where the lawyer left them
+    fresh = sub_known is None or np.isnan(sub_known).any(1).all()
+    comp = components(len(sub), remap[e]) if fresh else None
+    shift = np.zeros((len(sub), 2))
+    lone = np.zeros((0, 2))
+    for step in _force_layout(len(sub), remap[e], sub_strengths, sub_known, p):
+        arranged = np.empty((n, 2))
+        if step.done or step.iteration % REARRANGE_EVERY == 0:
+            packed = step.positions if comp is None else pack_components(step.positions, comp, p.k)
+            shift = packed - step.positions
+            full[sub] = packed
+            arranged = arrange_unlinked(full, linked, groups, p.k, order)
+            lone = arranged[~linked]
+        else:  # in between, the components and the grids keep their last placement
+            arranged[sub] = step.positions + shift
+            arranged[~linked] = lone
+        yield LayoutStep(step.iteration, arranged, step.mean_move, step.done)
+
+
+def _force_layout(
+    n: int,
+    edges: np.ndarray,
+    strengths: np.ndarray | None = None,
+    known: np.ndarray | None = None,
+    params: LayoutParams | None = None,
+) -> Iterator[LayoutStep]:
     p = params or LayoutParams()
     e = edge_index(n, edges)
     s = np.ones(len(e)) if strengths is None else np.asarray(strengths, np.float64).reshape(-1)
@@ -284,9 +435,11 @@ def layout(
     strengths: np.ndarray | None = None,
     known: np.ndarray | None = None,
     params: LayoutParams | None = None,
+    groups: np.ndarray | None = None,
+    order: np.ndarray | None = None,
 ) -> np.ndarray:
     """Run the layout to the end and return the (n, 2) positions."""
     last = None
-    for last in run_layout(n, edges, strengths, known, params):  # noqa: B007
+    for last in run_layout(n, edges, strengths, known, params, groups, order):  # noqa: B007
         pass
     return np.zeros((0, 2)) if last is None else last.positions

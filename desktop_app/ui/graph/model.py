@@ -63,6 +63,31 @@ class GraphModel:
         self.strength = arr[:, 3].copy()
         self.radius = np.zeros(self.n)
         self.set_size_by(size_by)
+        #: notes with at least one link drawn: the force layout places them; the others
+        #: sit in a grid per category (layout.arrange_unlinked)
+        self.linked = np.zeros(self.n, bool)
+        self.linked[self.edges.ravel()] = True
+        #: the order within a grid: by event date (undated last), then as listed
+        dated = sorted(range(self.n), key=lambda i: (nodes[i].event_date or "9999", i))
+        self.order = np.empty(self.n, np.int64)
+        self.order[dated] = np.arange(self.n)
+        self.group = self.category
+        #: a grid heading per group: a category, or a month ("2024-03"; None: no date)
+        self.group_names: list[str | None] = [*CATEGORIES, "?"]
+        self.set_group_by("category")
+
+    def set_group_by(self, by: str) -> None:
+        """Group the unlinked notes by "category" or by "time" (the month of the event)."""
+        if by == "time":
+            months = [(nd.event_date or "")[:7] for nd in self.graph.nodes]
+            keys = sorted(set(months), key=lambda m: m or "9999")  # undated last
+            index = {m: i for i, m in enumerate(keys)}
+            self.group = np.array([index[m] for m in months], np.int64)
+            self.group_names = [m or None for m in keys]
+        else:
+            self.group = self.category
+            self.group_names = [*CATEGORIES, "?"]
+        self.group_by = by
         self._search_text: list[str] | None = None
 
     # -- appearance -------------------------------------------------------------------

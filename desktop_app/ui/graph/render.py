@@ -16,12 +16,13 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
 from desktop_app.memory.types import CATEGORIES, LINK_KINDS, NOTE_STATUSES
-from desktop_app.ui import texts
+from desktop_app.ui.texts import category_label
 
 from . import style
 from .compat import guard_none_refcount
+from .layout import GRID_CELL_H, GRID_HEADER, LayoutParams
 from .model import GraphModel
-from .text import link_type_text
+from .text import link_type_text, month_heading, unlinked_heading
 
 #: zoom (screen pixels per scene unit) below which labels and weak links are dropped
 LOD_FAR = 0.35
@@ -35,6 +36,10 @@ _SUPERSEDES = LINK_KINDS.index("supersedes")
 _SUPERSEDED = NOTE_STATUSES.index("superseded")
 _ARCHIVED = NOTE_STATUSES.index("archived")
 _CATEGORY_TEXT = (*CATEGORIES, "?")
+#: how far left of its grid's first column a heading starts (about half a title), pixels
+HEADING_INDENT = 50.0
+#: the layout's ideal link length (scene units): the grid headings sit a band above a grid
+LAYOUT_K = LayoutParams().k
 
 
 def lod_for(scale: float) -> str:
@@ -77,6 +82,10 @@ class Renderer:
         self.font = QFont()
         self.font.setPointSizeF(8.0)
         self._fm = QFontMetricsF(self.font)
+        self.heading_font = QFont()
+        self.heading_font.setPointSizeF(9.0)
+        self.heading_font.setBold(True)
+        self.last_headings_drawn = 0
         self._slots_for: tuple[int, np.ndarray] | None = None
         # stats of the last frame, for tests and the benchmark
         self.look = style.LIGHT_LOOK  # the canvas sets the theme's look before painting
@@ -123,6 +132,7 @@ class Renderer:
             self._paint_nodes(p, f, scr, rad, on_screen)
         self._paint_marks(p, f, scr, rad)
         self._paint_labels(p, f, scr, rad, on_screen, lod)
+        self._paint_group_headings(p, f, scr, on_screen, scale)
         if lod == "near":  # last: short tags on top of the notes' labels, always readable
             self._paint_edge_labels(p, f, scr, rad, size)
 
@@ -307,6 +317,34 @@ class Renderer:
                 p.drawEllipse(QPointF(*scr[i]), r, r)
 
     # -- labels -----------------------------------------------------------------------
+    def _paint_group_headings(
+        self, p: QPainter, f: Frame, scr: np.ndarray, on: np.ndarray, scale: float
+    ) -> None:
+        """A heading over each group's grid of unlinked notes ("事实 · 未关联（5）",
+        "2024-03 · 未关联（2）")."""
+        self.last_headings_drawn = 0
+        m = f.model
+        lone = on & ~m.linked
+        if not lone.any():
+            return
+        p.setFont(self.heading_font)
+        gap = GRID_HEADER * GRID_CELL_H * LAYOUT_K * scale * 0.55
+        for group in np.unique(m.group[lone]):
+            members = np.flatnonzero(lone & (m.group == group))
+            # aligned with the left edge of the titles centred under the grid's first column
+            x = float(scr[members, 0].min()) - HEADING_INDENT
+            y = float(scr[members, 1].min() - gap)
+            if m.group_by == "category":
+                cat = _CATEGORY_TEXT[group]
+                name = category_label(cat) if group < len(CATEGORIES) else "?"
+                p.setPen(style.category_colour(cat))
+            else:
+                name = month_heading(m.group_names[group])
+                p.setPen(self.look.label)
+            text = unlinked_heading(name, len(members))
+            p.drawText(QPointF(x, y), text)
+            self.last_headings_drawn += 1
+
     def _paint_labels(
         self, p: QPainter, f: Frame, scr: np.ndarray, rad: np.ndarray, on: np.ndarray, lod: str
     ) -> None:
@@ -330,10 +368,9 @@ class Renderer:
         drawn = 0
         for i in idx:
             node = m.graph.nodes[i]
-            text = texts.category_label(_CATEGORY_TEXT[m.category[i]])  # the UI's language
-            if lod == "near" or i in (f.selected, f.hovered):
-                summary = node.label if len(node.label) <= 18 else node.label[:17] + "…"
-                text = f"{text} · {summary}"
+            # what the note says, not its category (the colour and the grid heading say
+            # that); the tooltip holds the whole text
+            text = node.title or node.label
             tw = fm.horizontalAdvance(text)
             x, y = scr[i]
             top = y + rad[i] + 3

@@ -9,9 +9,26 @@ from PySide6.QtCore import QCoreApplication
 
 from desktop_app.memory.types import GraphNode, HistoryEntry, Note
 from desktop_app.ui import history_text, i18n, texts
+from desktop_app.ui.texts import event_date_text
 from desktop_app.ui.theme import tokens
 
 from .style import CONFLICT_COLOUR, category_colour
+
+
+def unlinked_heading(category: str, count: int) -> str:
+    """The heading over a category's grid of notes without links."""
+    return (
+        QCoreApplication.translate("GraphView", "%1 · not linked (%2)")
+        .replace("%1", category)
+        .replace("%2", str(count))
+    )
+
+
+def month_heading(month: str | None) -> str:
+    """A time group's name: its month, or that its notes have no event date."""
+    if month is None:
+        return QCoreApplication.translate("GraphView", "No date")
+    return month if i18n.is_chinese() else event_date_text(month)
 
 
 def link_type_text(label: str) -> str:
@@ -51,7 +68,9 @@ def _tags(tags: Sequence[str]) -> str:
 
 
 def tooltip_html(node: GraphNode) -> str:
-    bits = [f"<b>{escape(node.label)}</b>", _category(node.category)]
+    # the whole note (the node shows only its title), escaped: note text is never markup
+    full = node.content or node.label
+    bits = [f"<p style='white-space:pre-wrap;margin:0'><b>{escape(full)}</b></p>", _category(node.category)]
     if node.status != "active":
         bits.append(f'<span style="color:#999">{escape(texts.status_label(node.status))}</span>')
     bits.append(" · ".join(_facts(node)))

@@ -18,7 +18,7 @@ from .compat import guard_none_refcount
 from .controls import GraphControls
 from .detail import DetailPanel, DetailsLoader, HistoryProvider, NoteProvider
 from .export import export_image
-from .layout import LayoutParams, seed_positions
+from .layout import LayoutParams, arrange_unlinked, seed_positions
 from .model import Filters, GraphModel
 from .render import Frame
 from .worker import LayoutRunner
@@ -86,12 +86,14 @@ class GraphView(QWidget):
         self._selected: str | None = None
         self._auto_fit = True  # follow the settling layout until the user zooms or pans
         self._size_by = "degree"
+        self._group_by = "category"
 
         c = self.controls
         c.filtersChanged.connect(self._on_controls_filters)
         c.searchChanged.connect(self.set_search)
         c.hopsChanged.connect(self._on_hops)
         c.sizeByChanged.connect(self.set_size_by)
+        c.groupByChanged.connect(self.set_group_by)
         c.fitRequested.connect(self.fit)
         c.relayoutRequested.connect(self.relayout)
         c.exportRequested.connect(self._export_dialog)
@@ -124,10 +126,16 @@ class GraphView(QWidget):
         their linked neighbours by a background layout that animates into view."""
         self.runner.cancel()
         model = GraphModel(graph, self._size_by)
+        model.set_group_by(self._group_by)
         self._model = model
         known = model.known_positions(positions)
-        self._pos, _ = seed_positions(
+        seeded, _ = seed_positions(
             model.n, model.edges, known, k=self.layout_params.k, seed=self.layout_params.seed
+        )
+        # unlinked notes always sit in their category's grid (saved or not): at once, even
+        # when every linked note has a saved position and no layout runs
+        self._pos = arrange_unlinked(
+            seeded, model.linked, model.group, self.layout_params.k, model.order
         )
         self._focus = None
         self._selected = None
@@ -227,6 +235,19 @@ class GraphView(QWidget):
             self.canvas.invalidate_hits()
             self.canvas.update()
 
+    def set_group_by(self, by: str) -> None:
+        """Group the notes without links by "category" or by "time" (event month); the
+        linked notes stay where they are."""
+        self._group_by = by
+        m = self._model
+        if m is None:
+            return
+        m.set_group_by(by)
+        self._pos = arrange_unlinked(self._pos, m.linked, m.group, self.layout_params.k, m.order)
+        self.canvas.set_positions(self._pos)
+        self.canvas.fit()
+        self.positionsChanged.emit(self.positions())
+
     def fit(self) -> None:
         self.canvas.fit()
 
@@ -269,7 +290,9 @@ class GraphView(QWidget):
     def _start_layout(self, known: np.ndarray | None) -> None:
         m = self._model
         assert m is not None
-        self.runner.start(m.n, m.edges, m.strength, known, self.layout_params)
+        self.runner.start(
+            m.n, m.edges, m.strength, known, self.layout_params, m.group, m.order
+        )
         self._update_status()
 
     def _on_layout_progress(self, pos: np.ndarray) -> None:

@@ -30,9 +30,11 @@ def _layout_job(
     params: LayoutParams,
     report: Callable[[LayoutStep], None],
     cancel: threading.Event,
+    groups: np.ndarray | None = None,
+    order: np.ndarray | None = None,
 ) -> LayoutStep | None:
     last = time.perf_counter()
-    for step in run_layout(n, edges, strengths, known, params):
+    for step in run_layout(n, edges, strengths, known, params, groups, order):
         if cancel.is_set():
             return None
         if step.done:
@@ -66,7 +68,11 @@ class LayoutRunner(QObject):
         strengths: np.ndarray,
         known: np.ndarray | None,
         params: LayoutParams,
+        groups: np.ndarray | None = None,
+        order: np.ndarray | None = None,
     ) -> None:
+        """Lay out in a pool thread; ``groups``/``order``: unlinked notes in a grid per
+        group (see layout.arrange_unlinked)."""
         self.cancel()
         started = time.perf_counter()
 
@@ -76,7 +82,9 @@ class LayoutRunner(QObject):
                 self.finished.emit(step.positions)
 
         def job(report: Callable[[LayoutStep], None], cancel: threading.Event) -> LayoutStep | None:
-            return _layout_job(n, edges.copy(), strengths.copy(), known, params, report, cancel)
+            return _layout_job(
+                n, edges.copy(), strengths.copy(), known, params, report, cancel, groups, order
+            )
 
         self._op = run_op(
             job,

@@ -26,13 +26,17 @@ from PySide6.QtWidgets import (
 
 from desktop_app.ui import dialogs, texts
 from desktop_app.ui.engine_host import EngineHost
+from desktop_app.ui.maintenance.conflict_dialog import ConflictDialog
 from desktop_app.ui.maintenance.model import (
     MaintenanceRow,
     MaintenanceTableModel,
     kind_label,
 )
+from desktop_app.ui.notes.merge_dialog import MergeDialog, MergeNote, load_merge_notes
 
-KINDS = ("stale", "duplicate", "update", "passed")
+KINDS = ("stale", "duplicate", "update", "passed", "conflict")
+#: kinds the lawyer decides in a dialog of their own (merge dialog, conflict dialog)
+CHOICE_KINDS = frozenset({"duplicate", "conflict"})
 
 
 def load_rows(engine: Any, case_id: str, run: bool) -> tuple[list[MaintenanceRow], Any]:
@@ -53,9 +57,21 @@ def load_rows(engine: Any, case_id: str, run: bool) -> tuple[list[MaintenanceRow
                 tuple(contents),
                 item.score,
                 item.event_date.isoformat() if item.event_date else None,
+                item.note_ids,
             )
         )
     return rows, proposal
+
+
+def load_choice_notes(engine: Any, rows: list[MaintenanceRow]) -> dict[str, list[MergeNote]]:
+    """The notes of each item that needs the lawyer's choice, as the dialogs show them
+    (worker thread); an item whose notes are gone is left out (it would be skipped)."""
+    out = {}
+    for row in rows:
+        notes = load_merge_notes(engine, list(row.note_ids))
+        if len(notes) == len(row.note_ids) >= 2:
+            out[row.item_id] = notes
+    return out
 
 
 class MaintenanceDialog(QDialog):
@@ -168,18 +184,56 @@ class MaintenanceDialog(QDialog):
 
     # -- deciding --------------------------------------------------------------------------
     def accept_items(self, item_ids: list[str]) -> None:
+        """Accept items: the plain kinds after one confirmation; each duplicate group in the
+        merge dialog and each conflict in the conflict dialog (the lawyer sees the notes and
+        decides; a dialog cancelled leaves its item open)."""
         if not item_ids or self.busy:
             return
-        if not dialogs.confirm(
+        by_id = {r.item_id: r for r in self.model.rows()}
+        rows = [by_id[i] for i in item_ids if i in by_id]
+        plain = [r.item_id for r in rows if r.kind not in CHOICE_KINDS]
+        chosen = [r for r in rows if r.kind in CHOICE_KINDS]
+        if plain and not dialogs.confirm(
             self,
             self.tr("Memory check-up"),
             self.tr(
                 "Apply %1 proposals? Archived, merged and expired memories stay in history "
                 "and can be restored."
-            ).replace("%1", str(len(item_ids))),
+            ).replace("%1", str(len(plain))),
         ):
             return
-        self._decide(lambda e: e.accept_maintenance(item_ids), "maintenance-accept")
+        if not chosen:
+            self._decide(lambda e: e.accept_maintenance(plain), "maintenance-accept")
+            return
+        self._set_busy(True)
+        self.host.call(
+            lambda e: load_choice_notes(e, chosen),
+            lambda notes: self._ask_choices(plain, chosen, notes),
+            self._failed,
+            name="maintenance-choice-notes",
+        )
+
+    def _ask_choices(
+        self, plain: list[str], rows: list[MaintenanceRow], notes: dict[str, list[MergeNote]]
+    ) -> None:
+        from desktop_app.memory.types import MaintenanceChoice
+
+        self._set_busy(False)
+        choices: dict[str, MaintenanceChoice] = {}
+        for row in rows:
+            if row.item_id not in notes:
+                continue
+            if row.kind == "duplicate":
+                merge = MergeDialog(notes[row.item_id], self)
+                if _exec(merge):
+                    choices[row.item_id] = MaintenanceChoice(merge.keep_id(), merge.merged_text())
+            else:
+                conflict = ConflictDialog(notes[row.item_id], self)
+                if _exec(conflict) and conflict.keep() is not None:
+                    choices[row.item_id] = MaintenanceChoice(conflict.keep())
+        accepted = [*plain, *choices]
+        if accepted:
+            self._decide(lambda e: e.accept_maintenance(accepted, choices), "maintenance-accept")
 
     def dismiss_items(self, item_ids: list[str]) -> None:
         if item_ids and not self.busy:
@@ -190,3 +244,8 @@ class MaintenanceDialog(QDialog):
         self.host.call(
             fn, lambda _result: self.reload(run=False), self._failed, origin=self, name=name
         )
+
+
+def _exec(dlg: Any) -> bool:
+    """Run a dialog; a seam the tests replace."""
+    return bool(dlg.exec())

@@ -21,6 +21,7 @@ class MaintenanceRow:
     contents: tuple[str, ...]
     score: float | None
     event_date: str | None
+    note_ids: tuple[str, ...] = ()
 
 
 def kind_label(kind: str) -> str:
@@ -29,6 +30,7 @@ def kind_label(kind: str) -> str:
         "duplicate": QCoreApplication.translate("Maintenance", "Near-duplicates"),
         "update": QCoreApplication.translate("Maintenance", "Possible update"),
         "passed": QCoreApplication.translate("Maintenance", "Date has passed"),
+        "conflict": QCoreApplication.translate("Maintenance", "Open conflict"),
     }.get(kind, kind)
 
 
@@ -36,9 +38,14 @@ def action_label(kind: str) -> str:
     """What accepting an item of this kind does."""
     return {
         "stale": QCoreApplication.translate("Maintenance", "archive"),
-        "duplicate": QCoreApplication.translate("Maintenance", "merge into the first"),
+        "duplicate": QCoreApplication.translate(
+            "Maintenance", "merge: you see both and the merged text"
+        ),
         "update": QCoreApplication.translate("Maintenance", "the newer replaces the older"),
         "passed": QCoreApplication.translate("Maintenance", "expire"),
+        "conflict": QCoreApplication.translate(
+            "Maintenance", "you choose which one holds; the other is expired"
+        ),
     }.get(kind, "")
 
 

@@ -27,9 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.ui import texts
-from desktop_app.ui.documents.wording import citation_text
 from desktop_app.ui import history_text, texts
+from desktop_app.ui.documents.wording import citation_text
 from desktop_app.ui.icons import icon
 from desktop_app.ui.notes.model import _fmt_date
 from desktop_app.ui.safe_text import plain_tooltip
@@ -210,6 +209,10 @@ class NoteDetail(QFrame):
         self.history.setObjectName("MessageBody")
         self.history.setFrameShape(QFrame.Shape.NoFrame)
         self.history.setMinimumHeight(120)
+        # a merge names the notes it merged: a click opens one (never a file or a web page)
+        self.history.setOpenLinks(False)
+        self.history.setOpenExternalLinks(False)
+        self.history.anchorClicked.connect(self._history_link)
         lay.addWidget(self.history)
 
         actions = QHBoxLayout()
@@ -363,14 +366,36 @@ class NoteDetail(QFrame):
         rows = []
         for h in reversed(entries):
             title, lines = history_text.describe(h)
+            merged = self._merge_partners(h.after)
             rows.append(
                 f"<p style='margin:4px 0'><span style='color:{t['muted']}'>{html.escape(_fmt_date(h.created_at))}</span> "
                 f"<b>{html.escape(title)}</b>"
                 + "".join(f"<br><span style='color:{t['muted']}'>{html.escape(line)}</span>" for line in lines)
+                + merged
                 + "</p>"
             )
         self.history.setHtml("".join(rows) or f"<p style='color:{t['muted']}'>—</p>")
         self.undo_button.setEnabled(self.note is not None and len(entries) > 1)
+
+    def _merge_partners(self, after: dict | None) -> str:
+        """The notes a merge took in (or the note it went into), as links that open them."""
+        if not after:
+            return ""
+        ids = list(after.get("merged_from") or [])
+        into = after.get("merged_into")
+        if not ids and not into:
+            return ""
+        label = self.tr("Merged from:") if ids else self.tr("Merged into:")
+        anchors = [
+            f"<a href='note:{html.escape(i, quote=True)}'>{html.escape(self._title(i))}</a>"
+            for i in (ids or [into])
+        ]
+        return f"<br>{html.escape(label)} " + "; ".join(anchors)
+
+    def _history_link(self, url: Any) -> None:
+        target = url.toString()
+        if target.startswith("note:"):
+            self.openNoteRequested.emit(target[len("note:"):])
 
     # -- actions ---------------------------------------------------------------------------
     def _show_document(self, document: tuple[str, str, str, int] | None) -> None:

@@ -30,6 +30,7 @@ from desktop_app.ui.engine_host import EngineHost
 from desktop_app.ui.icons import icon
 from desktop_app.ui.notes.add_dialog import AddNoteDialog
 from desktop_app.ui.notes.detail import NoteDetail
+from desktop_app.ui.notes.merge_dialog import MergeDialog, load_merge_notes
 from desktop_app.ui.notes.model import (
     COL_CATEGORY,
     COL_CONTENT,
@@ -480,7 +481,13 @@ class NotesView(QWidget):
             note = e.get_note(note_id)
             links = e.links_of(note_id)
             history = e.note_history(note_id)
-            others = {n.id: n for n in e.notes_by_ids([link.dst for link in links])}
+            merged = [
+                i
+                for h in history
+                for i in [*((h.after or {}).get("merged_from") or []), (h.after or {}).get("merged_into")]
+                if i
+            ]
+            others = {n.id: n for n in e.notes_by_ids([*(link.dst for link in links), *merged])}
             return note, links, history, others, _drawn_from(e, note)
 
         self.host.call(
@@ -652,23 +659,34 @@ class NotesView(QWidget):
         self.host.call(lambda _e: backups.purge_from_backups(text=text), purged, self._error, name="purge-backups")
 
     def merge_selected(self) -> None:
+        """Show the two notes side by side; the lawyer picks the one to keep and the merged
+        text, then the engine merges (one transaction)."""
         notes = self.selected_notes()
         if len(notes) != 2:
             return
-        keep, other = notes
-        if not dialogs.confirm(
-            self,
-            self.tr("Merge memories"),
-            self.tr("Merge the second memory into the first? The second is kept in history as superseded.\n\n1. %1\n2. %2")
-            .replace("%1", keep.content[:80]).replace("%2", other.content[:80]),
-        ):
+        ids = [n.id for n in notes]
+        self.host.call(
+            lambda e: load_merge_notes(e, ids), self.ask_merge, self._error, name="merge-load"
+        )
+
+    def ask_merge(self, notes: list[Any]) -> None:
+        """Open the merge dialog on notes read by :func:`load_merge_notes`; merge on OK."""
+        if len(notes) < 2:
             return
-        self._pending_select = keep.id
+        dlg = MergeDialog(notes, self)
+        if not _exec(dlg):
+            return
+        keep, others, text = dlg.keep_id(), dlg.other_ids(), dlg.merged_text()
+        self._pending_select = keep
 
         def done(_note: Any) -> None:
+            self.statusMessage.emit(self.tr("Memories merged."))
             self.apply_filters()
 
-        self.host.call(lambda e: e.merge_notes(keep.id, other.id), done, self._error, origin=self, name="merge-notes")
+        self.host.call(
+            lambda e: e.merge_group(keep, others, merged_text=text),
+            done, self._error, origin=self, name="merge-notes",
+        )  # fmt: skip
 
     def link_selected(self) -> None:
         notes = self.selected_notes()
