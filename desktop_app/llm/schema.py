@@ -326,11 +326,16 @@ def extract_json(text: str) -> Any:
     candidates = [cleaned, *(b.strip() for b in _FENCE.findall(cleaned))]
     for candidate in candidates:
         try:
-            return json.loads(candidate)
+            value = json.loads(candidate)
         except RecursionError:
             too_deep = True
+            continue
         except ValueError:
             continue
+        # a structured answer is an object or a list: '"{}"' parses as the string "{}", the
+        # object the model meant is inside it (found below)
+        if isinstance(value, dict | list):
+            return value
     starts = [i for i, ch in enumerate(cleaned) if ch in "{["][:_MAX_STARTS]
     for start in starts:
         end = _balanced_end(cleaned, start)

@@ -265,3 +265,12 @@ def test_estimate_tokens_is_bounded(text):
     n = estimate_tokens(text)
     assert 0 <= n <= len(text)
     assert (n == 0) == (text == "")
+
+
+def test_a_quoted_answer_is_not_taken_for_the_json_it_quotes():
+    # Hypothesis found it: '"{}"' is valid JSON (a string), and was returned as the string
+    # "{}" instead of the object the model meant; a structured answer is an object or a list
+    assert extract_json('"{}"') == {}
+    assert extract_json('"见下" {"a": 1}') == {"a": 1}
+    with pytest.raises(ValueError):  # InvalidAnswerError, a ValueError
+        extract_json('"just a sentence"')
