@@ -161,3 +161,27 @@ def test_timeline_and_import_export(qtbot, loaded, tmp_path):
                    encoding="utf-8")
     view.import_from(str(inp))
     qtbot.waitUntil(lambda: view.model.rowCount() == 5, timeout=5000)
+
+
+def test_a_link_row_names_its_relation_once(qtbot):
+    # a model's link is 相关 by type and "related" by kind: the row read "相关 · 相关 · …"
+    from datetime import UTC, datetime
+
+    from desktop_app.memory.types import Link
+    from desktop_app.ui.notes.detail import NoteDetail
+
+    detail = NoteDetail()
+    qtbot.addWidget(detail)
+    now = datetime.now(UTC)
+    detail.set_links(
+        [
+            Link("a", "b", "semantic", 0.8, "", now),
+            Link("a", "c", "supersedes", 1.0, "", now),
+            Link("a", "d", "manual", 1.0, "", now, label="证明"),
+        ]
+    )
+    rows = [detail.links.item(i).text().split(" · ") for i in range(detail.links.count())]
+    assert len(rows) == 3
+    for parts in rows:
+        assert len(parts) == len(set(parts)), parts
+    assert len(rows[2]) == 3  # a typed manual link says both: 证明 · 手动 · …

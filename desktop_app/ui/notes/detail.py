@@ -313,7 +313,10 @@ class NoteDetail(QFrame):
             other = link.dst if self.note is None or link.src == self.note.id else link.src
             title = self._title(other)
             kind_type = getattr(link, "type", None) or "相关"
-            text = f"{texts.link_type_label(kind_type)} · {texts.link_kind_label(link.kind)} · {title}"
+            relation, origin = texts.link_type_label(kind_type), texts.link_kind_label(link.kind)
+            # a model's 相关 link is "related" by kind too: say it once
+            said = relation if origin == relation else f"{relation} · {origin}"
+            text = f"{said} · {title}"
             item = QListWidgetItem(icon("alert" if link.kind == "conflict" else "link"), text)
             item.setData(LINK_ROLE, (link.src, link.dst, kind_type))
             # the whole linked text, and why they are linked (not the app's bookkeeping)
