@@ -387,7 +387,7 @@ def _markdown(r: dict, notes_n: int, passages_n: int, quick: bool) -> str:
     lines += [
         "",
         "CPU-s: seconds of CPU of all the process's threads, what the step costs on an idle "
-        "machine; the wall times are what a load average of ~8 on 2 cores leaves. OCR is "
+        "machine; the wall times depend on the load average given above (2 cores). OCR is "
         "RapidOCR's PP-OCRv6 small models on onnxruntime (2 threads); its detection scales the "
         "longer side to 1280 px (the default scaled a wide screenshot's shorter side up to 736 "
         "px: 17 s instead of 1 s for its detection). The search figures are measured once the "
