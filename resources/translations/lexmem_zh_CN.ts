@@ -932,12 +932,17 @@ Import the complaint, contracts, invoices or screenshots (PDF, Word, PNG/JPG, te
         <translation>本案还没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="358" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="360" />
         <source>{n} notes · {e} links</source>
         <translation>{n} 条记忆 · {e} 条关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/graph/view.py" line="360" />
+        <location filename="../../desktop_app/ui/graph/view.py" line="364" />
+        <source>{n} notes, {c} of them current · {e} links</source>
+        <translation>{n} 条记忆（其中 {c} 条有效）· {e} 条关联</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_app/ui/graph/view.py" line="368" />
         <source>laying out…</source>
         <translation>正在布局…</translation>
     </message>
@@ -1478,241 +1483,241 @@ Restore the backup of %2? The damaged file is kept aside.</source>
 <context>
     <name>NoteDetail</name>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="74" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="270" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="73" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="269" />
         <source>Memory</source>
         <extracomment>"From 起诉状.pdf p. 3" was clicked: (document id, page)</extracomment>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="83" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="82" />
         <source>What should LexMem remember?</source>
         <translation>要让律记记住什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="93" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="92" />
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="95" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="94" />
         <source>e.g. 2024-07-15 (when it happened)</source>
         <translation>例如 2024-07-15（事情发生的日期）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="97" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="96" />
         <source>When the fact happened or takes effect, not when it was recorded; 2024-07-15, 2024-07 or July 15, 2024</source>
         <translation>事实发生或生效的日期，不是记录的日期；可写 2024-07-15、2024-07 或 2024年7月15日</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="100" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="99" />
         <source>Event date</source>
         <translation>事件日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="102" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="101" />
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="104" />
         <source>Whose assertion this is</source>
         <translation>这是谁的说法</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="106" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="105" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="112" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="111" />
         <source>Open the page this memory was drawn from</source>
         <translation>打开这条记忆出自的那一页</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="118" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="117" />
         <source>comma-separated</source>
         <translation>用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="119" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="118" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="120" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="119" />
         <source>Always recall for this case</source>
         <translation>本案中始终召回</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="121" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="120" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="125" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="124" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="128" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="127" />
         <source>Undo last change</source>
         <translation>撤销上次修改</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="157" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="156" />
         <source>Keep this one</source>
         <translation>保留这条</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="158" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="157" />
         <source>This memory is right: the other is expired (kept in history)</source>
         <translation>这条记忆正确：另一条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="159" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="158" />
         <source>Keep the other</source>
         <translation>以另一条为准</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="160" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="159" />
         <source>The other memory is right: this one is expired (kept in history)</source>
         <translation>另一条记忆正确：这条设为失效（保留在历史中）</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="161" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="160" />
         <source>Keep both</source>
         <translation>两条都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="162" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="161" />
         <source>Both stay: the conflict is marked as settled</source>
         <translation>两条都保留，冲突标记为已处理</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="178" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="177" />
         <source>Keywords and context</source>
         <translation>关键词与背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="181" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="180" />
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="191" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="190" />
         <source>Remove link</source>
         <translation>移除关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="195" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="194" />
         <source>What the link means: proves, applies to, contradicts, adds to, replaces, related</source>
         <translation>关联的含义：证明、适用、矛盾、补充、取代、相关</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="203" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="202" />
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="208" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="207" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="220" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="259" />
-        <location filename="../../desktop_app/ui/notes/detail.py" line="291" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="219" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="258" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="290" />
         <source>Expire</source>
         <translation>设为失效</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="221" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="220" />
         <source>No longer true: kept in history, never recalled</source>
         <translation>不再成立：保留在历史中，但不再调取</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="223" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="222" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="225" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="224" />
         <source>Delete for good: the text is erased from every file</source>
         <translation>彻底删除：文字从所有文件中抹除</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="257" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="256" />
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="260" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="259" />
         <source>Select a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆即可查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="272" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="271" />
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="272" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="271" />
         <source>This case</source>
         <translation>本案</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="279" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="278" />
         <source>recorded %1</source>
         <translation>记录于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_app/ui/notes/detail.py" line="280" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="279" />
         <source>recalled %n times</source>
         <translation><numerusform>被调取 %n 次</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="291" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="290" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="294" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="293" />
         <source>Keywords</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="295" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="294" />
         <source>Context</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="308" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="307" />
         <source>another memory</source>
         <translation>另一条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="326" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="328" />
         <source>No links</source>
         <translation>暂无关联</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="349" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="351" />
         <source>Open conflict: this memory (%1) contradicts:</source>
         <translation>待处理冲突：这条记忆（%1）与以下记忆矛盾：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="389" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="391" />
         <source>Merged from:</source>
         <translation>合并自：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="389" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="391" />
         <source>Merged into:</source>
         <translation>已合并到：</translation>
     </message>
     <message>
-        <location filename="../../desktop_app/ui/notes/detail.py" line="410" />
+        <location filename="../../desktop_app/ui/notes/detail.py" line="412" />
         <source>From %1</source>
         <translation>出自 %1</translation>
     </message>

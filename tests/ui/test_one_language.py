@@ -43,7 +43,7 @@ ALLOWED_ASCII = {
     "md", "markdown", "deepseek", "openai", "ollama", "lm", "studio", "gpt", "mini", "chat",
     "qwen", "ctrl", "shift", "alt", "esc", "enter", "del", "pgup", "pgdown", "ok", "llm",
     "use", "lancedb", "a-mem", "ai", "pdf", "csv", "txt", "utf", "id", "ui",
-    "word", "docx", "ocr", "png", "jpg", "jpeg",  # formats the documents tab names
+    "word", "docx", "ocr", "jpg", "jpeg",  # formats the documents tab names
     "com", "www", "localhost", "v1", "b", "kb", "mb", "gb", "ms", "s", "x",
 }
 ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")

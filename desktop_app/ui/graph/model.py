@@ -96,6 +96,10 @@ class GraphModel:
         values = self.retrievals if metric == "retrievals" else self.degree
         self.radius = np.clip(MIN_RADIUS + 2.2 * np.sqrt(values), MIN_RADIUS, MAX_RADIUS)
 
+    def current_count(self) -> int:
+        """How many of the notes are active (the map shows replaced and expired ones too)."""
+        return int((self.status == NOTE_STATUSES.index("active")).sum())
+
     def node(self, i: int) -> GraphNode:
         return self.graph.nodes[i]
 

@@ -355,7 +355,15 @@ class GraphView(QWidget):
         if m is None or m.n == 0:
             self.status.setText(self.tr("No notes in this case yet."))
             return
-        text = self.tr("{n} notes · {e} links").format(n=m.n, e=len(m.edges))
+        current = m.current_count()
+        if current == m.n:
+            text = self.tr("{n} notes · {e} links").format(n=m.n, e=len(m.edges))
+        else:
+            # the map also shows replaced and expired notes: say how many are current, the
+            # number the notes list and the status bar give
+            text = self.tr("{n} notes, {c} of them current · {e} links").format(
+                n=m.n, c=current, e=len(m.edges)
+            )
         if self.runner.running:
             text += " · " + self.tr("laying out…")
         self.status.setText(text)

@@ -186,3 +186,20 @@ def test_components_match_a_plain_search():
         count += 1
     assert int(comp.max()) + 1 == count > 1
     assert len(set(zip(comp.tolist(), found, strict=True))) == count  # the same partition
+
+
+def test_the_footer_says_how_many_of_the_notes_are_current(qtbot):
+    # the map shows replaced and expired notes too (greyed): "26 notes" beside a list of 25
+    # current notes read as a disagreement (issue 15, item 12)
+    from dataclasses import replace
+
+    graph = _case_graph()
+    nodes = list(graph.nodes)
+    nodes[0] = replace(nodes[0], status="superseded")
+    nodes[1] = replace(nodes[1], status="archived")
+    view = GraphView()
+    qtbot.addWidget(view)
+    view.set_graph(Graph(tuple(nodes), graph.edges), {})
+    text = view.status.text()
+    total = len(nodes)
+    assert str(total) in text and str(total - 2) in text, text
