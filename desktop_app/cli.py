@@ -205,9 +205,10 @@ def _run(engine, args) -> int:
             True,
         )
     elif args.command == "search":
-        _print_hits(
-            engine.search(args.query, case_id=_resolve_case(engine, args.case), k=args.k), args.json
-        )
+        case_id = _resolve_case(engine, args.case)
+        # a case's documents answer too (passages are never global, never another case's)
+        passages = engine.search_passages(args.query, case_id, k=args.k) if case_id else []
+        _print_hits(engine.search(args.query, case_id=case_id, k=args.k), args.json, passages)
     elif args.command == "import":
         results = engine.import_jsonl(args.path, case_id=_resolve_case(engine, args.case))
         added = sum(r.action == "added" for r in results)
@@ -365,9 +366,10 @@ def _backups_without_engine(data_dir: Path, args) -> int:
     return 0
 
 
-def _print_hits(hits, as_json: bool) -> None:
+def _print_hits(hits, as_json: bool, passages=()) -> None:
     rows = [
         {
+            "kind": "note",
             "score": round(h.score, 4),
             "id": h.note.id,
             "category": h.note.category,
@@ -381,8 +383,20 @@ def _print_hits(hits, as_json: bool) -> None:
         }
         for h in hits
     ]
+    passage_rows = [
+        {
+            "kind": "passage",
+            "score": round(p.score, 4),
+            "id": p.passage.id,
+            "document": p.document_name,
+            "page": p.passage.page,
+            "citation": p.citation,
+            "content": p.passage.text,
+        }
+        for p in passages
+    ]
     if as_json:
-        _print(rows, True)
+        _print(rows + passage_rows, True)
         return
     for r in rows:
         why = []
@@ -396,6 +410,8 @@ def _print_hits(hits, as_json: bool) -> None:
             why.append("置顶")
         when = f"{r['event_date']} " if r["event_date"] else ""
         print(f"{r['score']:.3f}  [{r['category']}] {when}{r['content']}  ({', '.join(why)})")
+    for r in passage_rows:  # where each comes from: the document and its page
+        print(f"{r['score']:.3f}  《{r['document']}》p{r['page']} {r['content']}")
 
 
 if __name__ == "__main__":

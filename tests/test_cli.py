@@ -185,3 +185,28 @@ def test_import_doc(tmp_path, embedder):
     assert "文件是空的" in proc.stderr and "empty" in proc.stderr
     proc = cli(data, "import-doc", str(source), "--case", "没有这个案件")
     assert proc.returncode == 2 and "找不到案件" in proc.stderr
+
+
+def test_search_returns_the_case_documents_passages_with_where_they_come_from(tmp_path, embedder):
+    # issue 17: `search` returns passages as well as notes, each hit saying where it comes from
+    from desktop_app.memory import MemoryEngine
+
+    data = tmp_path / "data"
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("租赁纠纷")
+        eng.add_note("承租人每月按时交租", case_id=case.id)
+        other = eng.create_case("另一案")
+    source = tmp_path / "租赁合同.md"
+    source.write_text("# 租赁合同\n\n月租金为人民币8500元。\n\n押金两个月。\n", encoding="utf-8")
+    assert cli(data, "import-doc", str(source), "--case", "租赁纠纷").returncode == 0
+
+    hits = json.loads(cli(data, "--json", "search", "月租金多少", "--case", "租赁纠纷").stdout)
+    passages = [h for h in hits if h.get("kind") == "passage"]
+    assert passages and passages[0]["document"] == "租赁合同.md"
+    assert "8500" in passages[0]["content"] and passages[0]["page"] >= 1
+    assert any(h.get("kind") == "note" for h in hits)
+    plain = cli(data, "search", "月租金多少", "--case", "租赁纠纷").stdout
+    assert "租赁合同.md" in plain and "8500" in plain
+    # never from another case
+    elsewhere = json.loads(cli(data, "--json", "search", "月租金多少", "--case", other.name).stdout)
+    assert not [h for h in elsewhere if h.get("kind") == "passage"]
