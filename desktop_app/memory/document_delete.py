@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from desktop_app.core.errors import NotFoundError, StorageError, error_summary
 from desktop_app.memory.backup_files import list_backups
 from desktop_app.memory.backup_purge import delete_document_in_backups
 from desktop_app.memory.documents import DocumentLibrary
 from desktop_app.memory.documents_repository import DocumentsRepository
-from desktop_app.core.errors import NotFoundError, StorageError, error_summary
 from desktop_app.memory.forgetting import ForgetReport, Forgetting
 from desktop_app.memory.passage_index import PassageIndexSync
 from desktop_app.memory.store import Store
