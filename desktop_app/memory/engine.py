@@ -1049,14 +1049,25 @@ class MemoryEngine:
         from desktop_app.memory.page_geometry import page_size
 
         doc = self.documents.get(document_id)
-        return page_size(self.documents.file_of(document_id), doc.kind, page)
+        path = self._stored_copy(document_id)
+        return None if path is None else page_size(path, doc.kind, page)
 
     def render_page(self, document_id: str, page: int, width_px: int) -> bytes | None:
         """A PNG of one page (pdf: rendered; image: scaled); None for docx/text."""
         from desktop_app.memory.readers.render import render_page
 
         doc = self.documents.get(document_id)
-        return render_page(self.documents.file_of(document_id), doc.kind, page, width_px)
+        path = self._stored_copy(document_id)
+        return None if path is None else render_page(path, doc.kind, page, width_px)
+
+    def _stored_copy(self, document_id: str) -> Path | None:
+        """The document's stored copy, or None when it is missing (an older backup restored,
+        a file removed by hand): the row stays listed, readable as text, and deletable."""
+        path = self.documents.file_of(document_id)
+        if path.is_file():
+            return path
+        log.warning("the stored copy of document %s is missing", document_id)
+        return None
 
     # ================================================================ import / export
 

@@ -143,3 +143,26 @@ def test_a_delete_cut_off_after_the_file_is_gone_finishes_at_the_next_open(
     assert _holders(data, _needles()) == []
     with MemoryEngine.open(data, embedder=embedder) as eng:  # once finished, never again
         assert eng.resumed_forgets == []
+
+
+def test_a_document_whose_copy_is_missing_is_listed_shown_and_deletable(tmp_path, embedder):
+    """An older backup restored, a copy removed by hand: the row outlives its file."""
+    from fakes.documents import make_pdf
+
+    data = tmp_path / "data"
+    pdf = make_pdf(tmp_path / "合同.pdf", [[f"合同编号{MARKER}"], ["第二页：其余条款。"]])
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("文件丢失")
+        doc = eng.import_document(case.id, pdf)
+        assert eng.render_page(doc.id, 1, 400)  # a PNG while the copy is there
+        eng.document_file(doc.id).unlink()
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        assert [d.id for d in eng.list_documents(case.id)] == [doc.id]
+        assert eng.get_document(doc.id).pages == 2
+        assert eng.render_page(doc.id, 1, 400) is None
+        assert eng.page_size(doc.id, 1) is None
+        assert eng.passages_of(doc.id, 1)  # the text is still there to read
+        report = eng.delete_document(doc.id)
+        assert report.complete, report.live_places
+        assert eng.list_documents(case.id) == []
+    assert _holders(data, _needles()) == []
