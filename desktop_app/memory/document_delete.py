@@ -1,6 +1,10 @@
 """Deleting a case document: the stored copy, its passages (SQLite, the index with every old
 version, every backup) and the derived notes the lawyer chose — with the same proof as a
-forget: a scan of every file of the data folder for the document's distinctive terms."""
+forget: a scan of every file of the data folder for the document's distinctive terms.
+
+Like a forget it survives a crash: the intent (the document, the notes chosen, the terms to
+look for; sealed) is written to ``pending_purges`` in the transaction that deletes the rows,
+and an open that finds it finishes the delete (:meth:`DocumentDeletion.resume`)."""
 
 from __future__ import annotations
 
@@ -10,11 +14,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from desktop_app.core.errors import NotFoundError, StorageError, error_summary
 from desktop_app.memory.backup_files import list_backups
 from desktop_app.memory.backup_purge import delete_document_in_backups
 from desktop_app.memory.documents import DocumentLibrary
 from desktop_app.memory.documents_repository import DocumentsRepository
-from desktop_app.memory.forgetting import ForgetReport
+from desktop_app.memory.forgetting import ForgetReport, Forgetting
 from desktop_app.memory.passage_index import PassageIndexSync
 from desktop_app.memory.store import Store
 from desktop_app.memory.text_scan import distinctive_terms, scan_folder
@@ -37,7 +42,9 @@ class DocumentDeletion:
         forget_note: Callable[[str], ForgetReport],
         any_note_holds: Callable[[str, Sequence[str]], bool],
         backups_lock: Callable[[], Any],
+        forgetting: Forgetting,
     ) -> None:
+        self._forgetting = forgetting
         self._data_dir = data_dir
         self._store = store
         self._repo = repo
@@ -76,17 +83,64 @@ class DocumentDeletion:
         notes = [n for n in dict.fromkeys(purge_note_ids) if n in derived]
         with self._store.write_lock:
             path = self._library.file_of(document_id)  # DocumentNotFoundError first
+            case_id = self._library.get(document_id).case_id
             terms = self._terms(document_id, notes)
             with self._store.write() as conn:
                 passage_ids = DocumentsRepository.delete(conn, document_id)
-        report = ForgetReport("document", document_id)
+                row_id = Forgetting.record(
+                    conn, "document", document_id, case_id, terms, [document_id], notes
+                )
         # the copy, then the index (every old version)
         path.unlink(missing_ok=True)
         self._library.sweep_files()
         self._sync.remove(passage_ids)
+        report = ForgetReport("document", document_id)
+        return self._finish(row_id, document_id, notes, terms, report, progress)
+
+    def resume(self, progress: ProgressCallback | None = None) -> list[ForgetReport]:
+        """Finish the document deletes a crash interrupted (at open, after the documents'
+        copies were swept and their index brought in step)."""
+        reports = []
+        for pending in self._forgetting.pending():
+            if pending.kind != "document":
+                continue
+            try:
+                self._forgetting.count_attempt(pending.row_id)
+                self._library.sweep_files()  # the copy, if the crash came before its unlink
+                tombstones = self._repo.tombstones()
+                if tombstones:
+                    self._sync.remove(tombstones)
+                report = ForgetReport("document", pending.target_id, resumed=True)
+                reports.append(
+                    self._finish(
+                        pending.row_id,
+                        pending.target_id,
+                        pending.notes,
+                        pending.terms,
+                        report,
+                        progress,
+                    )
+                )
+            except (StorageError, OSError) as exc:
+                # the record stays: the next open tries again
+                log.warning("interrupted document delete not finished yet: %s", error_summary(exc))
+        return reports
+
+    def _finish(
+        self,
+        row_id: int,
+        document_id: str,
+        notes: Sequence[str],
+        terms: Sequence[str],
+        report: ForgetReport,
+        progress: ProgressCallback | None,
+    ) -> ForgetReport:
         # the derived notes the lawyer chose, each forgotten everywhere (with its own proof)
         for note_id in notes:
-            sub = self._forget_note(note_id)
+            try:
+                sub = self._forget_note(note_id)
+            except NotFoundError:
+                continue  # forgotten before the crash
             report.reverted += sub.reverted
         with self._backups_lock():
             purge = delete_document_in_backups(self._data_dir, document_id)
@@ -102,11 +156,13 @@ class DocumentDeletion:
                 where = "" if holding.where == "bytes" else f" ({holding.where})"
                 report.live_places.append(f"{holding.path.relative_to(self._data_dir)}{where}")
         report.terms_checked = len(terms)
+        # done: the intent goes (zeroed by secure_delete), with the WAL that saw it
+        self._forgetting.drop(row_id)
         log.info(
-            "document deleted: %d passages, %d notes forgotten, complete=%s",
-            len(passage_ids),
+            "document delete finished: %d notes forgotten, complete=%s, resumed=%s",
             len(notes),
             report.complete,
+            report.resumed,
         )
         return report
 

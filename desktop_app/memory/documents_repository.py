@@ -99,9 +99,17 @@ class DocumentsRepository:
         )
 
     @staticmethod
+    def exists(conn: sqlite3.Connection, document_id: str) -> bool:
+        """Inside the caller's transaction: the document has not been deleted."""
+        row = conn.execute("SELECT 1 FROM documents WHERE id = ?", (document_id,)).fetchone()
+        return row is not None
+
+    @staticmethod
     def delete(conn: sqlite3.Connection, document_id: str) -> list[str]:
-        """Delete the document, its passages (tombstoned for the index) and its waiting
-        extraction jobs (their payloads quote the document); returns the passage ids."""
+        """Delete the document, its passages (tombstoned for the index) and its extraction
+        jobs, a running one too (their payloads quote the document; a running job's later
+        writes find no row, and its notes do not land: see :meth:`exists`); returns the
+        passage ids."""
         ids = [
             r[0]
             for r in conn.execute("SELECT id FROM passages WHERE document_id = ?", (document_id,))
@@ -112,7 +120,7 @@ class DocumentsRepository:
         conn.execute("DELETE FROM passages WHERE document_id = ?", (document_id,))
         conn.execute("DELETE FROM documents WHERE id = ?", (document_id,))
         conn.execute(
-            "DELETE FROM jobs WHERE dedupe_key LIKE ? ESCAPE '\\' AND status != 'running'",
+            "DELETE FROM jobs WHERE dedupe_key LIKE ? ESCAPE '\\'",
             (_like_prefix(document_job_prefix(document_id)),),
         )
         return ids

@@ -235,6 +235,7 @@ class MemoryEngine:
             engine._jobs.recover_interrupted()  # jobs a crash left "running" run again
             engine._forgetting.resume(progress)  # forgets a crash interrupted finish now
             engine._open_documents(progress)
+            engine._resume_document_deletes(progress)
         except BaseException:
             store.close_quietly()
             raise
@@ -1016,7 +1017,13 @@ class MemoryEngine:
         """Delete the document: its copy, its passages (SQLite, index, backups) and the
         derived notes listed (forgotten like :meth:`forget_note`); the report's
         ``complete`` says a scan of every file found none of its distinctive terms."""
-        deletion = DocumentDeletion(
+        deletion = self._document_deletion()
+        report = deletion.delete(document_id, purge_note_ids, progress)
+        self._changes.jobs_changed()
+        return report
+
+    def _document_deletion(self) -> DocumentDeletion:
+        return DocumentDeletion(
             self.data_dir,
             self._store,
             self._documents_repo,
@@ -1025,10 +1032,16 @@ class MemoryEngine:
             lambda note_id: self.forget_note(note_id),
             lambda term, excluded: self._notes.any_content_holds(term, excluded),
             lambda: self.backups.lock,
+            self._forgetting,
         )
-        report = deletion.delete(document_id, purge_note_ids, progress)
+
+    def _resume_document_deletes(self, progress: ProgressCallback | None) -> None:
+        """Finish the document deletes a crash cut off (their copies and index rows went at
+        :meth:`_open_documents`; the chosen notes, the backups and the proof remain)."""
+        if not any(p.kind == "document" for p in self._forgetting.pending()):
+            return  # the passages' index stays unopened
+        self._forgetting.resumed += self._document_deletion().resume(progress)
         self._changes.jobs_changed()
-        return report
 
     def page_size(self, document_id: str, page: int) -> tuple[float, float] | None:
         """(width, height) of a page in the units of its passages' boxes (PDF points, or
@@ -1036,14 +1049,25 @@ class MemoryEngine:
         from desktop_app.memory.page_geometry import page_size
 
         doc = self.documents.get(document_id)
-        return page_size(self.documents.file_of(document_id), doc.kind, page)
+        path = self._stored_copy(document_id)
+        return None if path is None else page_size(path, doc.kind, page)
 
     def render_page(self, document_id: str, page: int, width_px: int) -> bytes | None:
         """A PNG of one page (pdf: rendered; image: scaled); None for docx/text."""
         from desktop_app.memory.readers.render import render_page
 
         doc = self.documents.get(document_id)
-        return render_page(self.documents.file_of(document_id), doc.kind, page, width_px)
+        path = self._stored_copy(document_id)
+        return None if path is None else render_page(path, doc.kind, page, width_px)
+
+    def _stored_copy(self, document_id: str) -> Path | None:
+        """The document's stored copy, or None when it is missing (an older backup restored,
+        a file removed by hand): the row stays listed, readable as text, and deletable."""
+        path = self.documents.file_of(document_id)
+        if path.is_file():
+            return path
+        log.warning("the stored copy of document %s is missing", document_id)
+        return None
 
     # ================================================================ import / export
 

@@ -124,6 +124,8 @@ class _Pending:
     case_id: str | None
     terms: tuple[str, ...]
     needles: tuple[str, ...]  # terms plus ids that must be gone too
+    #: a document delete's chosen derived notes (forgotten when it is finished)
+    notes: tuple[str, ...] = ()
 
 
 # ------------------------------------------------------------------------- forgetting
@@ -251,10 +253,11 @@ class Forgetting:
         case_id: str | None,
         terms: Sequence[str],
         ids: Sequence[str],
+        notes: Sequence[str] = (),
     ) -> int:
-        sealed = _seal(
-            {"kind": kind, "target": target_id, "case": case_id, "terms": list(terms), "ids": ids}
-        )
+        value = {"kind": kind, "target": target_id, "case": case_id, "terms": list(terms)}
+        value |= {"ids": list(ids), "notes": list(notes)}
+        sealed = _seal(value)
         cur = conn.execute(
             "INSERT INTO pending_purges (sealed, created_at) VALUES (?, ?)",
             (sealed, to_iso(utcnow())),
@@ -279,14 +282,21 @@ class Forgetting:
                     value.get("case"),
                     terms,
                     (*terms, *(value.get("ids") or ())),
+                    tuple(value.get("notes") or ()),
                 )
             )
         return out
+
+    #: the intent of a delete, written durably (in the transaction of its first destructive
+    #: step) so that the next open finishes it; ``drop`` once the proof has run
+    record = _record
 
     def resume(self, progress: ProgressCallback | None = None) -> list[ForgetReport]:
         """Finish the forgets a crash interrupted (called at every open, until done)."""
         reports = []
         for pending in self.pending():
+            if pending.kind == "document":
+                continue  # finished by the document deletion, once the documents are open
             try:
                 with self._store.write() as conn:
                     conn.execute(
@@ -305,6 +315,12 @@ class Forgetting:
         with self._store.write() as conn:
             conn.execute("DELETE FROM pending_purges WHERE id = ?", (row_id,))
         self._truncate_wal()
+
+    drop = _drop
+
+    def count_attempt(self, row_id: int) -> None:
+        with self._store.write() as conn:
+            conn.execute("UPDATE pending_purges SET attempts = attempts + 1 WHERE id = ?", (row_id,))
 
     # -- steps 2 to 7 ----------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from desktop_app.memory import agentic
 from desktop_app.memory.changes import Changes
 from desktop_app.memory.construction import Construction
 from desktop_app.memory.dates import is_later
+from desktop_app.memory.documents_repository import DocumentsRepository
 from desktop_app.memory.ingest import DUPLICATE_REASON
 from desktop_app.memory.jobs import ENRICH, EXTRACT, Job, JobQueue, turn_job_key
 from desktop_app.memory.sameness import keeps_values
@@ -43,6 +44,10 @@ from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
 from desktop_app.memory.types import AddResult, Case, HistoryEntry, Link, MemoryConfig, Note
 
 log = logging.getLogger(__name__)
+
+
+class _DocumentDeleted(Exception):
+    """Rolls back the notes of an extraction whose document went meanwhile."""
 
 
 class StepEngine(Protocol):
@@ -295,12 +300,22 @@ class JobSteps:
         if "added" not in payload:
             rows = self._note_rows(payload, items, message_time)
 
+            document_id = payload.get("document_id")
+
             def remember(conn: sqlite3.Connection, results: list[AddResult]) -> None:
+                # the document deleted while the model answered: in the add's own
+                # transaction, so no delete can slip in between the check and the notes
+                if document_id and not DocumentsRepository.exists(conn, document_id):
+                    raise _DocumentDeleted
                 # in the add's own transaction: a retry finds exactly what this one added
                 added = [{"note_id": r.note.id, "action": r.action} for r in results]
                 self._save_progress(job, conn=conn, added=added)
 
-            self._add_notes(rows, remember)
+            try:
+                self._add_notes(rows, remember)
+            except _DocumentDeleted:
+                log.info("a document was deleted while its extraction ran; its notes dropped")
+                return []
         added = payload["added"]
         new_ids = [a["note_id"] for a in added if a["action"] == "added"]
         outcomes = self._decide_and_apply(job, new_ids) if new_ids else {}

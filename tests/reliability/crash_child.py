@@ -1,6 +1,7 @@
 """A child process that SIGKILLs itself at a chosen point inside one engine operation.
 
     python crash_child.py forget  DATA NOTE_ID  N   # killed at the N-th open of a backup copy
+    python crash_child.py deletedoc DATA DOC_ID NOTE_ID N # killed at the N-th open of a backup copy
     python crash_child.py merge   DATA KEEP OTHER K # killed right after the K-th commit (0: at the first BEGIN)
     python crash_child.py backup  DATA          -   # killed as the finished temp copy is renamed
     python crash_child.py backupearly DATA      -   # killed as soon as the temp copy exists
@@ -104,6 +105,9 @@ def main(argv: list[str]) -> int:
     if what == "forget":
         _kill_at_backup_connect(int(argv[3]))
         BackupManager(eng).forget_note(argv[2])
+    elif what == "deletedoc":
+        _kill_at_backup_connect(int(argv[4]))
+        eng.delete_document(argv[2], purge_note_ids=[argv[3]])
     elif what == "merge":
         _kill_after_commit(int(argv[4]))
         eng.merge_notes(argv[2], argv[3])

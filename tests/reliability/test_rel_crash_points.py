@@ -143,3 +143,48 @@ def test_a_merge_killed_after_any_commit_is_all_or_nothing(
             assert [h.action for h in eng.note_history(keep)] == ["created"]
         hits = eng.search("押金 两个月租金", case_id=kept.case_id, k=5)
         assert (other in [h.note.id for h in hits]) is not merged
+
+
+DOC_MARKER = "货轮代号Wrenfield滞期费按日计收"
+
+
+@pytest.fixture(scope="module")
+def folder_with_a_document(tmp_path_factory, embedder) -> tuple[Path, str, str, str, str]:
+    """A case document, a derived note the lawyer will choose, one she keeps, two backups."""
+    root = tmp_path_factory.mktemp("crashdoc")
+    data, source = root / "data", root / "起诉状.txt"
+    source.write_text(f"第一段：{DOC_MARKER}。\n\n第二段：{FILLER[0]}", encoding="utf-8")
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("崩溃中删除文件")
+        doc = eng.import_document(case.id, source)
+        ref = f"doc:{doc.id}#p1"
+        chosen = eng.add_note(f"起诉状称{DOC_MARKER}", case_id=case.id, source=ref).note
+        kept = eng.add_note("滞期费条款由双方协商确定", case_id=case.id, source=ref).note
+        mgr = BackupManager(eng, keep=5)
+        for kind in ("auto", "manual"):
+            mgr.snapshot(kind)
+        eng.wait_for_index_upkeep(30)
+    return data, case.id, doc.id, chosen.id, kept.id
+
+
+@pytest.mark.parametrize("kill_at", [1, 3])
+def test_a_document_delete_killed_midway_finishes_at_the_next_open(
+    folder_with_a_document, tmp_path, embedder, kill_at
+):
+    """Killed once the copy and the rows are gone, inside the purge of the backups (1: the
+    chosen note's, 3: the document's): the next open forgets the note and purges the rest."""
+    source, case_id, doc_id, chosen_id, kept_id = folder_with_a_document
+    data = tmp_path / "data"
+    shutil.copytree(source, data)
+    assert holders(data, ["Wrenfield"])
+    child = run_child("deletedoc", str(data), doc_id, chosen_id, str(kill_at))
+    assert killed(child), child.stdout + child.stderr
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        docs = [r for r in eng.resumed_forgets if r.kind == "document"]
+        assert [r.target_id for r in docs] == [doc_id]
+        assert docs[0].complete, docs[0]
+        assert eng.list_documents(case_id) == []
+        assert [n.id for n in eng.list_notes(case_id)] == [kept_id]
+    assert holders(data, ["Wrenfield", DOC_MARKER]) == []
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        assert eng.resumed_forgets == []

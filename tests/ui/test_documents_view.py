@@ -372,3 +372,23 @@ def test_a_note_drawn_from_a_document_opens_its_page(qtbot, make_host, tmp_path)
     viewers = lambda: [d for d in win.documents._dialogs if d.isVisible()]  # noqa: E731
     qtbot.waitUntil(lambda: bool(viewers()) and viewers()[0].loaded, timeout=10_000)
     assert "五万元" in viewers()[0].marked_text() and "甲方交付" not in viewers()[0].marked_text()
+
+
+def test_a_pdf_whose_copy_is_missing_opens_as_text(qtbot, make_host, tmp_path):
+    """An older backup restored without the file: the viewer shows the passages as text (the
+    lawyer can still read and delete it), not a crash or an empty page."""
+    from fakes.documents import make_pdf
+
+    host = make_host()
+    eng = host.engine
+    case = eng.create_case("文件丢失")
+    pdf = make_pdf(tmp_path / "起诉状.pdf", [["第一页：原告张三。"], ["第二页：退还购机款8999元。"]])
+    doc = eng.import_document(case.id, pdf)
+    passage = next(p for p in eng.passages_of(doc.id) if "8999" in p.text)
+    eng.document_file(doc.id).unlink()
+    viewer = PassageViewer(host, doc.id, passage.id)
+    qtbot.addWidget(viewer)
+    viewer.show()
+    qtbot.waitUntil(lambda: viewer.loaded, timeout=20_000)
+    assert viewer.stack.currentWidget() is viewer.text
+    assert "8999" in viewer.marked_text()

@@ -78,6 +78,8 @@ def load_page(
     if doc.kind not in ("pdf", "image"):
         return PageView(doc, page, None, None, tuple(engine.passages_of(document_id)), passage)
     png = engine.render_page(document_id, page, width_px)
+    if png is None:  # the stored copy is missing (an older backup restored): its text
+        return PageView(doc, page, None, None, tuple(engine.passages_of(document_id)), passage)
     width = _page_width(engine, doc, page)
     boxes = tuple(passage.boxes or ()) if passage is not None and passage.page == page else ()
     image = highlighted(png, boxes, width) if png else QImage()

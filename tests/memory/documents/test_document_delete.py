@@ -91,3 +91,78 @@ def test_a_copy_no_row_names_is_removed_at_open(tmp_path, embedder):
     with MemoryEngine.open(data, embedder=embedder) as eng:
         assert not orphan.exists()
         assert len(eng.list_documents(case.id)) == 1
+
+
+class _Crash(RuntimeError):
+    """Stands for the process dying mid-delete (the steps after it never run)."""
+
+
+def test_a_delete_cut_off_after_the_file_is_gone_finishes_at_the_next_open(
+    tmp_path, embedder, monkeypatch
+):
+    import pytest
+
+    from desktop_app.core.errors import NotFoundError
+    from desktop_app.memory import document_delete
+
+    data = tmp_path / "data"
+    source = tmp_path / "证据.txt"
+    source.write_text(f"合同编号{MARKER}，约定{MARKER_ZH}按日计算。", encoding="utf-8")
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("海商纠纷")
+        doc = eng.import_document(case.id, source)
+        ref = f"doc:{doc.id}#p1"
+        chosen = eng.add_note(
+            f"合同{MARKER}约定{MARKER_ZH}", case_id=case.id, source=ref, origin="import"
+        ).note
+        kept = eng.add_note("滞期费条款由双方协商确定", case_id=case.id, source=ref).note
+        eng.backups.snapshot()
+        eng.wait_for_index_upkeep(30)
+        stored = eng.document_file(doc.id)
+
+        def crash(*_args, **_kwargs):
+            assert not stored.exists()  # the crash comes after the copy is gone
+            raise _Crash("killed")
+
+        # whichever of the two later steps comes first is where the process dies
+        monkeypatch.setattr(document_delete, "delete_document_in_backups", crash)
+        monkeypatch.setattr(eng, "forget_note", crash)
+        with pytest.raises(_Crash):
+            eng.delete_document(doc.id, purge_note_ids=[chosen.id])
+        monkeypatch.undo()
+    assert _holders(data, _needles())  # the backup (at least) still holds the text
+
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        resumed = [r for r in eng.resumed_forgets if r.kind == "document"]
+        assert [r.target_id for r in resumed] == [doc.id]
+        assert resumed[0].complete, (resumed[0].live_places, resumed[0].still_holding)
+        with pytest.raises(NotFoundError):
+            eng.get_note(chosen.id)
+        assert eng.get_note(kept.id).status == "active"
+        assert eng.list_documents(case.id) == []
+    assert _holders(data, _needles()) == []
+    with MemoryEngine.open(data, embedder=embedder) as eng:  # once finished, never again
+        assert eng.resumed_forgets == []
+
+
+def test_a_document_whose_copy_is_missing_is_listed_shown_and_deletable(tmp_path, embedder):
+    """An older backup restored, a copy removed by hand: the row outlives its file."""
+    from fakes.documents import make_pdf
+
+    data = tmp_path / "data"
+    pdf = make_pdf(tmp_path / "合同.pdf", [[f"合同编号{MARKER}"], ["第二页：其余条款。"]])
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        case = eng.create_case("文件丢失")
+        doc = eng.import_document(case.id, pdf)
+        assert eng.render_page(doc.id, 1, 400)  # a PNG while the copy is there
+        eng.document_file(doc.id).unlink()
+    with MemoryEngine.open(data, embedder=embedder) as eng:
+        assert [d.id for d in eng.list_documents(case.id)] == [doc.id]
+        assert eng.get_document(doc.id).pages == 2
+        assert eng.render_page(doc.id, 1, 400) is None
+        assert eng.page_size(doc.id, 1) is None
+        assert eng.passages_of(doc.id, 1)  # the text is still there to read
+        report = eng.delete_document(doc.id)
+        assert report.complete, report.live_places
+        assert eng.list_documents(case.id) == []
+    assert _holders(data, _needles()) == []

@@ -90,3 +90,58 @@ def test_offline_the_job_waits_then_runs_when_a_model_comes(tmp_path, embedder, 
             for link in eng.links_of(note.id)
         )
         assert eng.get_document(doc.id).notes_derived == 1
+
+
+class HeldReader(PageReader):
+    """Holds its extraction answer until the test lets it go (a slow model mid-job)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import threading
+
+        self.asked_event, self.go = threading.Event(), threading.Event()
+
+    def _answer(self, body: dict) -> Reply:
+        if _schema_name(body) == "knowledge_extraction":
+            self.asked_event.set()
+            self.go.wait(60)
+        return super()._answer(body)
+
+
+def test_a_job_running_when_its_document_is_deleted_adds_no_note(tmp_path, embedder):
+    import threading
+
+    marker = "Quillmoor滞期费每日人民币6400元"
+    source = tmp_path / "起诉状.txt"
+    source.write_text(f"第一段：约定{marker}。", encoding="utf-8")
+    model = HeldReader()
+    model.extract_items = [
+        {"content": f"起诉状称{marker}", "category": "证据", "scope": "case",
+         "source_kind": "证据显示", "figure": "6400"},
+    ]  # fmt: skip
+    data = tmp_path / "data"
+    with FakeLLMServer(responder=model) as server:
+        llm = LLMClient(server.config(), mode_cache=JsonModeCache(), sleep=lambda s: None)
+        with MemoryEngine.open(data, embedder=embedder, llm=llm) as eng:
+            case = eng.create_case("滞期费纠纷")
+            doc = eng.import_document(case.id, source)
+            worker = threading.Thread(target=eng.run_pending_jobs)
+            worker.start()
+            try:
+                assert model.asked_event.wait(60)  # the page's job is asking the model
+                report = eng.delete_document(doc.id)
+            finally:
+                model.go.set()
+                worker.join(120)
+            assert not worker.is_alive()
+            assert report.complete
+            # the job's answer came after the delete: nothing of it landed
+            assert [n.content for n in eng.list_notes(case.id)] == []
+            assert eng.list_documents(case.id) == []
+            eng.wait_for_index_upkeep(30)
+        found = [
+            str(p.relative_to(data))
+            for p in data.rglob("*")
+            if p.is_file() and b"Quillmoor" in p.read_bytes()
+        ]
+        assert found == []
