@@ -32,16 +32,7 @@ def test_open_and_search_load_neither_the_llm_stack_nor_jieba(tmp_path, embedder
         "engine.close()\n"
         "print(json.dumps({'hits': len(hits), 'loaded': loaded}))\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(data), case.id],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    report = json.loads(out.strip().splitlines()[-1])
+    report = _run_in_a_new_process(code, data, case.id)
     assert report["hits"] >= 5  # (plus linked notes beyond k)
     assert report["loaded"] == []
 
@@ -67,15 +58,21 @@ def test_documents_load_their_readers_only_when_a_file_is_imported(tmp_path, emb
         "print(json.dumps({'passages': len(recall.passages), 'docs': len(docs), "
         "'loaded': loaded}))\n"
     )
+    report = _run_in_a_new_process(code, data, case.id)
+    assert report["passages"] >= 1 and report["docs"] == 1
+    assert report["loaded"] == []
+
+
+def _run_in_a_new_process(code: str, data, case_id: str) -> dict:
+    """Run ``code`` (given the data folder and case id as argv) in a fresh interpreter, where
+    no test has imported anything yet, and return the JSON its last line prints."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = subprocess.run(
-        [sys.executable, "-c", code, str(data), case.id],
+        [sys.executable, "-c", code, str(data), case_id],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    report = json.loads(out.strip().splitlines()[-1])
-    assert report["passages"] >= 1 and report["docs"] == 1
-    assert report["loaded"] == []
+    return json.loads(out.strip().splitlines()[-1])
