@@ -312,12 +312,9 @@ class DocumentsView(QWidget):
     def open_evidence_list(self) -> None:
         if self.case_id is None:
             return
-        from desktop_app.ui.evidence import EvidenceDialog
+        from desktop_app.ui.evidence import open_evidence_dialog
 
-        dialog = EvidenceDialog(self.host, self.case_id, self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.open()
-        self.evidence_dialog = dialog
+        self.evidence_dialog = open_evidence_dialog(self.host, self.case_id, self)
 
     def _error(self, exc: BaseException) -> None:
         log.warning("documents: %s", type(exc).__name__)

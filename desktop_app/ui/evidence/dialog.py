@@ -240,3 +240,12 @@ class EvidenceDialog(QDialog):
             if message
             else self.tr("The evidence list could not be read or saved."),
         )
+
+
+def open_evidence_dialog(host: EngineHost, case_id: str, parent: QWidget) -> EvidenceDialog:
+    """Open the 证据目录 of ``case_id`` over ``parent`` (window-modal, deleted on close); the
+    Notes and Documents tabs both offer it."""
+    dialog = EvidenceDialog(host, case_id, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    return dialog

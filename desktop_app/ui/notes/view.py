@@ -811,12 +811,9 @@ class NotesView(QWidget):
         """证据目录: arrange the case's evidence and export it as a Word document."""
         if self.case_id is None:
             return
-        from desktop_app.ui.evidence import EvidenceDialog
+        from desktop_app.ui.evidence import open_evidence_dialog
 
-        dialog = EvidenceDialog(self.host, self.case_id, self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.open()
-        self.evidence_dialog = dialog
+        self.evidence_dialog = open_evidence_dialog(self.host, self.case_id, self)
 
     # -- misc ------------------------------------------------------------------------------
     def _update_actions(self) -> None:
