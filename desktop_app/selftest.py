@@ -88,6 +88,36 @@ def _check_engine(data_dir: Path) -> dict[str, Any]:
         engine.close()
 
 
+def _check_helper_process(data_dir: Path) -> dict[str, Any]:
+    """A large batch is built in a helper process (memory/construction_pool.py): in a bundle
+    that process is this executable started again, which must run the helper (the launcher's
+    ``freeze_support``), not a second app, and hand back what it built."""
+    from desktop_app.memory import MemoryEngine, construction_pool
+
+    helper = construction_pool.helper
+    started, fallbacks = helper.started, helper.fallbacks
+    engine = MemoryEngine.open(data_dir)
+    try:
+        case = engine.create_case("自检 helper")
+        items = [
+            {"content": f"2024年3月{1 + i % 28}日 第{i}号收据 receipt {i}", "case_id": case.id}
+            for i in range(construction_pool.PROCESS_FROM)
+        ]
+        t0 = time.perf_counter()
+        added = engine.add_notes(items)
+        seconds = time.perf_counter() - t0
+    finally:
+        engine.close()
+        helper.stop()
+    if helper.fallbacks != fallbacks:
+        raise AssertionError("the helper process failed; the batch was built inline")
+    if helper.started != started + 1:
+        raise AssertionError("the batch was not built in a helper process")
+    if added[0].note.event_date != "2024-03-01" or not added[0].note.keywords:
+        raise AssertionError(f"the helper built {added[0].note!r}")
+    return {"notes": len(added), "seconds": round(seconds, 2)}
+
+
 def _write_selftest_pdf(path: Path, text: str) -> None:
     """One page with ``text`` in Helvetica, written through pdfium itself."""
     import ctypes
@@ -227,6 +257,7 @@ def run(report_path: str | None = None, *, window: bool = True) -> int:
         check("resources", _check_resources)
         check("keyring", _check_keyring)
         check("engine", lambda: _check_engine(tmp / "engine"))
+        check("helper_process", lambda: _check_helper_process(tmp / "helper"))
         check("documents", lambda: _check_documents(tmp / "documents" / "data"))
         if window:
 

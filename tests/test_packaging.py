@@ -118,8 +118,11 @@ def test_selftest_runs_unfrozen(tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["ok"] and data["failed"] == []
-    assert set(data["checks"]) == {"resources", "keyring", "engine", "documents", "window"}
+    assert set(data["checks"]) == {
+        "resources", "keyring", "engine", "helper_process", "documents", "window",
+    }  # fmt: skip
     assert data["checks"]["documents"]["result"]["ocr"] is True  # a screenshot read back
+    assert data["checks"]["helper_process"]["result"]["notes"] >= 64
     assert data["checks"]["engine"]["result"].keys() == {"zh", "en", "delete"}
     assert data["checks"]["engine"]["result"]["delete"]["purged"] is True
     assert data["checks"]["keyring"]["result"]["backend"]

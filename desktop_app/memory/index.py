@@ -52,6 +52,11 @@ UPKEEP_ROWS = 256
 UPKEEP_SHARE = 0.02
 #: ... or after this many writes (each small write leaves a fragment and a version)
 UPKEEP_WRITES = 16
+#: while writes keep coming, old versions are removed at every this-many-th upkeep; an idle
+#: upkeep (IndexUpkeep.IDLE_SECONDS after the last write), close and every true delete remove
+#: them all.  Removing them is a second LanceDB optimize (more than half of an upkeep's time
+#: at 10k notes): pruning after each of a bulk import's 20 upkeeps cost ~2.5 s of its ~40 s
+UPKEEP_PRUNE_EVERY = 4
 #: scopes with at least this many active notes are searched through the vector index.  Below,
 #: exact search is fast (≈ 10–25 ms at 10k notes) and an index with a prefilter misses notes
 #: (recall@10 0.87–0.94 at 10k); measured in tests/benchmarks/bench_perf.py.
@@ -200,6 +205,8 @@ class NoteIndex:
         #: rows and writes since the last index update (the upkeep's budget)
         self._rows_since_upkeep = 0
         self._writes_since_upkeep = 0
+        #: upkeeps since old versions were last removed (see UPKEEP_PRUNE_EVERY)
+        self._unpruned_upkeeps = 0
         #: IVF partitions of the vector index, None without one
         self._ann_partitions: int | None = None
         #: reconsider building the vector index at the next upkeep (set by writes)
@@ -548,14 +555,20 @@ class NoteIndex:
             return "optimize"
         if self._ann_check:
             return "ann"
+        if idle and self._unpruned_upkeeps:
+            return "prune"
         return None
 
     def run_upkeep(self, task: str) -> None:
         with self._upkeep_lock:
             if task == "optimize":
-                self._optimize_and_prune()
+                self._optimize_and_prune(
+                    prune=self._unpruned_upkeeps + 1 >= UPKEEP_PRUNE_EVERY
+                )
             elif task == "ann":
                 self._consider_ann()
+            elif task == "prune":
+                self._prune()
         self._notify()
 
     @_guarded()
@@ -566,9 +579,10 @@ class NoteIndex:
             self._optimize_and_prune()
         self._notify()
 
-    def _optimize_and_prune(self) -> None:
+    def _optimize_and_prune(self, prune: bool = True) -> None:
         """LanceDB's optimize (compaction, index update) runs beside searches and writes; the
-        removal of old versions' files waits until no search reads and no write is due."""
+        removal of old versions' files (``prune``) waits until no search reads and no write
+        is due."""
         with self._lock:
             table = self._table
             if table is None:
@@ -582,8 +596,15 @@ class NoteIndex:
                 self._rows_since_upkeep += rows
                 self._writes_since_upkeep += writes
             raise
+        self._unpruned_upkeeps += 1
+        if prune:
+            self._prune()
+
+    def _prune(self) -> None:
+        """Remove every old version's files, once no search reads and no write is due."""
         with self._lock:
-            if self._rows_since_upkeep or self._table is not table:
+            table = self._table
+            if table is None or self._rows_since_upkeep:
                 return  # rows came in meanwhile: pruning now would index them while searches wait
             with self._files.exclusive(), warnings.catch_warnings():
                 # removing every old version is the point (one version on disk); LanceDB warns
@@ -591,6 +612,7 @@ class NoteIndex:
                 # a reader in another process moves to the newest version (see _read)
                 warnings.simplefilter("ignore", UserWarning)
                 _retry_conflicts(lambda: table.optimize(cleanup_older_than=timedelta(0)))
+            self._unpruned_upkeeps = 0
 
     def _consider_ann(self) -> None:
         """Build (or rebuild, once the table has doubled) the vector index when a scope has
@@ -664,6 +686,7 @@ class NoteIndex:
             self._ann_scanned_at_rows = 0
             self._scope_rows.clear()
             self._rows_since_upkeep = self._writes_since_upkeep = 0
+            self._unpruned_upkeeps = 0
             if self._table.count_rows() > 0:
                 self._create_fts()
             else:

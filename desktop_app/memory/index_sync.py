@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 import numpy as np
@@ -52,9 +52,11 @@ def embedding_text(note: Note) -> str:
 TERMS_VERSION = "2"  # 2: normalised amounts, articles and dates; the event date
 
 
-def terms_text(note: Note) -> str:
-    """The full-text terms of a note (content, context, keywords, tags, its event date)."""
-    written = fts_text(f"{note.content}\n{note.context}")
+def terms_text(note: Note, written: str | None = None) -> str:
+    """The full-text terms of a note (content, context, keywords, tags, its event date).
+    ``written``: the terms of its content and context, when the caller has them already."""
+    if written is None:
+        written = fts_text(f"{note.content}\n{note.context}")
     labels = fts_text(" ".join([*note.keywords, *note.tags]), values=False)
     return " ".join([written, labels, *date_terms(note.event_date)])
 
@@ -77,8 +79,8 @@ def stamp(note: Note, terms: str | None = None) -> str:
     return hashlib.blake2b(basis.encode("utf-8"), digest_size=12).hexdigest()
 
 
-def index_row(note: Note, vector: np.ndarray) -> IndexRow:
-    terms = terms_text(note)
+def index_row(note: Note, vector: np.ndarray, written: str | None = None) -> IndexRow:
+    terms = terms_text(note, written)
     return IndexRow(
         id=note.id,
         case_id=note.case_id,
@@ -248,7 +250,12 @@ class IndexSync:
         return vector if vector is not None else self._embedder.embed([embedding_text(note)])[0]
 
     def write_notes(
-        self, notes: Sequence[Note], vectors: np.ndarray | None = None, *, new: bool = False
+        self,
+        notes: Sequence[Note],
+        vectors: np.ndarray | None = None,
+        *,
+        new: bool = False,
+        written_terms: Mapping[str, str | None] | None = None,
     ) -> None:
         """Write the notes' current versions to the index.
 
@@ -256,7 +263,8 @@ class IndexSync:
         after the caller's snapshot wins (an older version written last would serve stale
         text, and a deleted note would come back).  ``vectors`` are reused when the text
         they were computed from is still the note's.  ``new``: notes the caller inserted
-        under the write lock it still holds, so none can be in the index yet (a plain append)."""
+        under the write lock it still holds, so none can be in the index yet (a plain append);
+        ``written_terms`` (only with ``new``): their written text's terms, computed already."""
         if not notes:
             return
         with self._store.write_lock:
@@ -279,7 +287,10 @@ class IndexSync:
                 for i, vector in zip(todo, fresh, strict=True):
                     rows[i] = (rows[i][0], vector)
             try:
-                self._index.upsert([index_row(n, v) for n, v in rows], new=new)
+                known = written_terms if new and written_terms else {}
+                self._index.upsert(
+                    [index_row(n, v, known.get(n.id)) for n, v in rows], new=new
+                )
             except IndexUnavailableError:
                 return  # the notes stay marked dirty: indexed when the index is back
             self._notes.mark_indexed([n.id for n, _v in rows])

@@ -20,13 +20,13 @@ import numpy as np
 
 from desktop_app.core.clock import local_date, to_utc
 from desktop_app.core.errors import InvalidInputError
-from desktop_app.memory import construction
+from desktop_app.memory import construction, construction_pool
 from desktop_app.memory.blas import one_blas_thread
 from desktop_app.memory.cases import Cases, new_id
 from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.dates import parse_event_date
 from desktop_app.memory.index import NoteIndex
-from desktop_app.memory.index_sync import IndexSync, ProgressCallback
+from desktop_app.memory.index_sync import IndexSync, ProgressCallback, embedding_text
 from desktop_app.memory.jobs import ENRICH, JobQueue
 from desktop_app.memory.notes_repository import NotesRepository, note_snapshot
 from desktop_app.memory.sameness import same_matter
@@ -35,6 +35,7 @@ from desktop_app.memory.store import Store, utcnow
 from desktop_app.memory.text import clean_content, content_hash
 from desktop_app.memory.types import (
     CATEGORIES,
+    DEFAULT_CATEGORY,
     ORIGINS,
     SOURCE_KINDS,
     AddResult,
@@ -80,6 +81,8 @@ class _Pending:
     note: Note | None = None
     vector: np.ndarray | None = None
     note_id: str = ""
+    #: the full-text terms of its written text, from the construction (see construction_pool)
+    written_terms: str | None = None
 
 
 def prepare(item: dict[str, Any], number: int) -> _Pending:
@@ -223,8 +226,14 @@ class Ingestion:
             now = utcnow()
             for p in new:
                 p.note_id = new_id()
+            # built beside the embedding (in a helper process for a large batch); the
+            # embedded text (content, context, tags) is the caller's, known already
+            built = construction_pool.start(
+                construction_pool.Draft(p.content, p.category, local_date(p.created_at), p.context)
+                for p in new
+            )
             for p in new:
-                p.note = self._new_note(p, now)
+                p.note = self._new_note(p, now, None)
             if len({p.case_id for p in new}) == 1 and len(new) > _SEARCH_PER_ITEM_UP_TO:
                 links = self._embed_and_link(new, progress)
             else:
@@ -232,6 +241,7 @@ class Ingestion:
                 for p, v in zip(new, vectors, strict=True):
                     p.vector = v
                 links = self._neighbour_links(new)
+            self._apply_construction(new, built(), now)
             links = self._same_matter_links(links, new, self._config())
 
             def finish(conn: sqlite3.Connection) -> None:
@@ -245,7 +255,9 @@ class Ingestion:
             # still under the write lock: no edit can have indexed these notes yet, so the
             # index appends them (no join on the id column, no conflict with its upkeep)
             vectors = np.vstack([p.vector for p in new]) if new else None
-            self._sync.write_notes(notes, vectors, new=True)
+            self._sync.write_notes(
+                notes, vectors, new=True, written_terms={p.note_id: p.written_terms for p in new}
+            )
             self._keep_scope_copy(new)
         self._changes.notes_added((n.case_id, n.id) for n in notes)
         self._changes.notes_changed(
@@ -260,9 +272,30 @@ class Ingestion:
             self._changes.jobs_changed()
         return [p.result for p in pending]
 
+    def _apply_construction(
+        self, new: list[_Pending], built: list[construction_pool.Built], now: datetime
+    ) -> None:
+        """The embedded notes get their offline construction.  It never changes the embedded
+        text (it adds no context and no tags); a note whose text it did change is embedded
+        again rather than stored with a vector of other text."""
+        changed: list[_Pending] = []
+        for p, b in zip(new, built, strict=True):
+            note = self._new_note(p, now, b.construction)
+            if embedding_text(note) != embedding_text(p.note):
+                changed.append(p)
+            p.note, p.written_terms = note, b.written_terms
+        if changed:
+            vectors = self._sync.embed([p.note for p in changed])
+            for p, v in zip(changed, vectors, strict=True):
+                p.vector = v
+
     @staticmethod
-    def _new_note(p: _Pending, now: datetime) -> Note:
-        built = construction.construct_offline(p.content, p.category, local_date(p.created_at))
+    def _new_note(p: _Pending, now: datetime, built: construction.Construction | None) -> Note:
+        """``built`` None: the note as it is embedded, before its construction arrives."""
+        if built is None:
+            built = construction.Construction(
+                keywords=(), context="", tags=(), category=p.category or DEFAULT_CATEGORY
+            )
         given = {
             "tags": p.tags,
             "keywords": p.keywords,

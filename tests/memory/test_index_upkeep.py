@@ -283,3 +283,28 @@ def test_an_index_of_float32_vectors_is_converted_without_re_embedding(tmp_path,
         hits = eng.search("invoice 旧29", case_id=case.id, k=3)
         assert hits and hits[0].note.content.endswith("旧29")
     assert counting.texts == 1  # the query only
+
+
+def test_a_bulk_import_prunes_old_versions_every_few_upkeeps_and_all_when_idle(
+    engine, monkeypatch
+):
+    """Removing old versions is a second LanceDB optimize: during an import it runs at every
+    UPKEEP_PRUNE_EVERY-th upkeep, and the idle upkeep after the import removes the rest."""
+    case = engine.create_case("导入中")
+    index = engine._index
+    index._upkeep._idle_seconds = 3600  # no idle tick in between on a slow machine
+    # no vector index build (its versions) in between, whatever a module fixture patched
+    monkeypatch.setattr(index_module, "ANN_MIN_SCOPE", 20_000)
+    counts = []
+    for n in range(index_module.UPKEEP_PRUNE_EVERY):
+        engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, f"p{n}")])
+        assert engine.wait_for_index_upkeep(120, flush=False)
+        counts.append(len(_table(engine).list_versions()))
+    assert all(c > 1 for c in counts[:-1]), counts  # folded in, old versions kept meanwhile
+    assert counts[-1] == 1, counts  # the UPKEEP_PRUNE_EVERY-th upkeep removed them
+    engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, "last")])
+    assert engine.wait_for_index_upkeep(120, flush=False)
+    assert len(_table(engine).list_versions()) > 1
+    assert engine.wait_for_index_upkeep(120)  # idle: the rest goes
+    assert len(_table(engine).list_versions()) == 1
+    assert set(_unindexed(engine).values()) == {0}

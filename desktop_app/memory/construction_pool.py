@@ -1,0 +1,155 @@
+"""The offline construction of a large batch, built in a helper process beside the embedding.
+
+Adding a batch embeds it (one core: the embedder keeps one BLAS thread, see embedder.py) and
+builds each note offline: keywords (jieba), the event date, a category, a source guess and the
+full-text terms of its text.  That is pure Python, ~0.45 ms a note (4.5 s of a 10k import);
+in a thread beside the embedding it only fights the embedder's pure-Python tokenizer for the
+GIL (measured: no gain).  A second process runs it truly beside the embedding on the second
+core, and the batch waits for whichever finishes last (tests/benchmarks/README.md, issue 18).
+
+Small batches (a chat turn's notes, an edit) are built inline: starting the process costs
+~1.5 s, paid once, in the background of the first large batch.  The process holds no data
+and touches no file: it gets texts and returns what was built from them.  If it cannot start
+or dies, the batch is built inline: slower, never lost.  It exits after a while unused.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import date
+
+from desktop_app.memory import construction
+from desktop_app.memory.text import fts_text
+
+log = logging.getLogger(__name__)
+
+#: batches of at least this many notes are built in the helper process
+PROCESS_FROM = 64
+#: the helper process exits after this long without a batch (it holds jieba's dictionary)
+IDLE_SECONDS = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """What one note's offline construction needs: its text, a category the caller chose,
+    the user's local day it was written, and a context the caller gave."""
+
+    content: str
+    category: str | None
+    written_on: date | None
+    context: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    construction: construction.Construction
+    #: the full-text terms of the note's written text (content and context): see
+    #: index_sync.terms_text, the longest part of the index row to compute
+    written_terms: str
+
+
+def build(draft: Draft) -> Built:
+    return Built(
+        construction.construct_offline(draft.content, draft.category, draft.written_on),
+        fts_text(f"{draft.content}\n{draft.context}"),
+    )
+
+
+def build_all(drafts: Sequence[Draft]) -> list[Built]:
+    return [build(d) for d in drafts]
+
+
+def _warm_worker() -> None:
+    construction.warm_up()  # jieba's dictionary loads while the parent embeds
+
+
+class _Helper:
+    """One helper process, started on demand, stopped after IDLE_SECONDS unused."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self._idle_timer: threading.Timer | None = None
+        self._busy = 0
+        #: processes started, and batches built inline because the helper failed
+        self.started = 0
+        self.fallbacks = 0
+
+    def submit(self, drafts: Sequence[Draft]) -> Future[list[Built]] | None:
+        with self._lock:
+            if self._idle_timer is not None:
+                self._idle_timer.cancel()
+                self._idle_timer = None
+            try:
+                if self._pool is None:
+                    self._pool = ProcessPoolExecutor(
+                        max_workers=1,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=_warm_worker,
+                    )
+                    self.started += 1
+                future = self._pool.submit(build_all, list(drafts))
+            except Exception:  # no process here (a sandbox, a broken pool): build inline
+                log.warning("construction helper unavailable; building inline", exc_info=True)
+                self.fallbacks += 1
+                self._discard_locked()
+                return None
+            self._busy += 1
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _future: Future) -> None:
+        with self._lock:
+            self._busy -= 1
+            if self._busy == 0 and self._pool is not None:
+                self._idle_timer = threading.Timer(IDLE_SECONDS, self.stop)
+                self._idle_timer.daemon = True
+                self._idle_timer.start()
+
+    def _discard_locked(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._idle_timer is not None:
+                self._idle_timer.cancel()
+                self._idle_timer = None
+            if self._busy == 0:
+                self._discard_locked()
+
+    def broken(self) -> None:
+        with self._lock:
+            self.fallbacks += 1
+            self._discard_locked()
+
+    @property
+    def running(self) -> bool:
+        return self._pool is not None
+
+
+helper = _Helper()
+
+
+def start(drafts: Sequence[Draft]) -> Callable[[], list[Built]]:
+    """Start building ``drafts``; the returned call gives the results (waiting for the helper
+    process when it has them, building inline when the batch is small or the helper fails)."""
+    drafts = list(drafts)
+    future = helper.submit(drafts) if len(drafts) >= PROCESS_FROM else None
+
+    def result() -> list[Built]:
+        if future is not None:
+            try:
+                return future.result()
+            except Exception:  # the process died or could not unpickle: inline, same result
+                log.warning("construction helper failed; building inline", exc_info=True)
+                helper.broken()
+        return build_all(drafts)
+
+    return result

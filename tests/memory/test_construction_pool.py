@@ -1,0 +1,109 @@
+"""A large batch's offline construction is built in a helper process beside the embedding
+(construction_pool.py): the notes come out exactly as an inline build makes them, a small
+batch never starts a process, and a helper that cannot start or dies costs time, not notes."""
+
+from __future__ import annotations
+
+import multiprocessing
+from datetime import date
+
+import pytest
+
+from desktop_app.core.clock import local_date
+from desktop_app.memory import construction_pool
+from desktop_app.memory.construction_pool import PROCESS_FROM, Draft
+from desktop_app.memory.index_sync import terms_text
+
+_TEXTS = [
+    "张三于2023年3月5日购买冰箱一台，价款4999元",
+    "The client says the invoice of 12 March 2024 was never paid",
+    "《消费者权益保护法》第55条适用于本案",
+    "我希望以后的文书都用简体中文",
+    "昨天对方律师称已经退款",
+]
+
+
+def _batch(n: int, tag: str) -> list[dict]:
+    return [{"content": f"{_TEXTS[i % len(_TEXTS)]}（{tag}{i}）"} for i in range(n)]
+
+
+def _constructed(note) -> tuple:
+    return (note.keywords, note.category, note.event_date, note.source_kind, terms_text(note))
+
+
+@pytest.fixture
+def fresh_helper():
+    construction_pool.helper.stop()
+    yield construction_pool.helper
+    construction_pool.helper.stop()
+
+
+def test_a_large_batch_is_built_in_the_helper_exactly_as_inline(engine, fresh_helper):
+    case = engine.create_case("批量")
+    items = [{**item, "case_id": case.id} for item in _batch(PROCESS_FROM, "批")]
+    started, fallbacks = fresh_helper.started, fresh_helper.fallbacks
+    added = engine.add_notes(items)
+    assert fresh_helper.started == started + 1  # this batch went to a helper process
+    assert fresh_helper.fallbacks == fallbacks
+    for result, item in zip(added, items, strict=True):
+        note = result.note
+        inline = construction_pool.build(
+            Draft(item["content"], None, local_date(note.created_at))
+        )
+        assert note.keywords == inline.construction.keywords
+        assert note.category == inline.construction.category
+        assert note.event_date == inline.construction.event_date
+        assert note.source_kind == inline.construction.source_kind
+    # the index holds the same terms as a note built inline would get
+    row_terms = engine._index._table.to_arrow().select(["id", "terms"]).to_pylist()
+    by_id = {r["id"]: r["terms"] for r in row_terms}
+    for result in added:
+        assert by_id[result.note.id] == terms_text(result.note)
+
+
+def test_a_small_batch_never_starts_a_process(engine, fresh_helper):
+    case = engine.create_case("少量")
+    started = fresh_helper.started
+    engine.add_notes([{**i, "case_id": case.id} for i in _batch(PROCESS_FROM - 1, "少")])
+    assert fresh_helper.started == started
+    assert not fresh_helper.running
+
+
+def test_a_helper_that_cannot_start_costs_time_not_notes(engine, fresh_helper, monkeypatch):
+    def no_processes(method=None):
+        raise OSError("process creation refused")
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_processes)
+    case = engine.create_case("无进程")
+    items = [{**i, "case_id": case.id} for i in _batch(PROCESS_FROM, "无")]
+    fallbacks = fresh_helper.fallbacks
+    added = engine.add_notes(items)
+    assert [r.action for r in added] == ["added"] * len(items)
+    assert fresh_helper.fallbacks == fallbacks + 1
+    first = added[0].note
+    assert first.event_date == "2023-03-05" and first.keywords
+
+
+def test_a_helper_that_dies_costs_time_not_notes(engine, fresh_helper, monkeypatch):
+    monkeypatch.setattr(construction_pool, "build_all", _die_in_the_helper)
+    case = engine.create_case("进程退出")
+    items = [{**i, "case_id": case.id} for i in _batch(PROCESS_FROM, "死")]
+    fallbacks = fresh_helper.fallbacks
+    added = engine.add_notes(items)
+    assert [r.action for r in added] == ["added"] * len(items)
+    assert fresh_helper.fallbacks == fallbacks + 1 and not fresh_helper.running
+    assert added[0].note.event_date == "2023-03-05"
+
+
+def _die_in_the_helper(drafts):
+    if multiprocessing.parent_process() is not None:  # in the helper: die abruptly
+        import os
+
+        os._exit(3)
+    return [construction_pool.build(d) for d in drafts]
+
+
+def test_build_resolves_relative_dates_against_the_day_written():
+    built = construction_pool.build(Draft("昨天对方律师称已经退款", None, date(2024, 3, 1)))
+    assert built.construction.event_date == "2024-02-29"
+    assert built.written_terms
