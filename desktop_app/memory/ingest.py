@@ -177,8 +177,24 @@ class _ScopeVectors:
     scope: str
     generation: int
     ids: list[str]
-    matrix: np.ndarray
+    #: rows 0 .. len(ids) hold the vectors; the rest is room for the next batches (a
+    #: vstack per batch copied the whole scope: 100 MB per batch at 50k notes)
+    buffer: np.ndarray
     used_at: float
+
+    @property
+    def matrix(self) -> np.ndarray:
+        return self.buffer[: len(self.ids)]
+
+    def extend(self, ids: list[str], vectors: np.ndarray) -> None:
+        """Append rows; earlier ``matrix`` views stay valid (a grown buffer is a new one)."""
+        have, need = len(self.ids), len(self.ids) + len(ids)
+        if need > len(self.buffer):
+            grown = np.empty((max(need, 2 * len(self.buffer)), self.buffer.shape[1]), np.float32)
+            grown[:have] = self.buffer[:have]
+            self.buffer = grown
+        self.buffer[have:need] = vectors
+        self.ids = [*self.ids, *ids]
 
 
 class Ingestion:
@@ -460,7 +476,11 @@ class Ingestion:
         ids, matrix = self._index.scope_matrix(index_filter(case_id, include_global=False))
         if matrix is not None:
             self._scope_copy = _ScopeVectors(
-                scope_key(case_id), self._index.generation, ids, matrix, time.monotonic()
+                scope_key(case_id),
+                self._index.generation,
+                ids,
+                np.asarray(matrix, dtype=np.float32),
+                time.monotonic(),
             )
         return ids, matrix
 
@@ -473,8 +493,7 @@ class Ingestion:
         if len(mine) != len(new) or kept.generation + 1 != self._index.generation:
             self._scope_copy = None  # another scope or another write: read anew next time
             return
-        kept.ids = [*kept.ids, *(p.note_id for p in mine)]
-        kept.matrix = np.vstack([kept.matrix, *(p.vector[None, :] for p in mine)])
+        kept.extend([p.note_id for p in mine], np.vstack([p.vector for p in mine]))
         kept.generation = self._index.generation
 
     def _write_new(

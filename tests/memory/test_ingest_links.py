@@ -64,6 +64,37 @@ def test_a_batch_links_like_notes_added_one_after_another(engine):
         assert set(result.linked) == set(expected), result.note.content
 
 
+def test_the_kept_copy_grows_over_many_batches_and_stays_exact(engine):
+    """Each batch appends to the kept copy of the scope (in room kept for it, reallocated
+    when full): the fourth batch links exactly as a brute force over all earlier notes."""
+    case = engine.create_case("多批")
+    order: list[str] = []
+    results = []
+    for batch_no, sizes in enumerate((10, 30, 50, 20)):
+        items = [
+            {"content": _RENT[i % len(_RENT)].format(n=1000 * batch_no + i), "case_id": case.id}
+            for i in range(sizes)
+        ]
+        results = engine.add_notes(items)
+        if batch_no < 3:
+            order += [r.note.id for r in results]
+    kept = engine._ingestion._scope_copy
+    assert kept is not None and len(kept.ids) == 110 and kept.matrix.shape == (110, 512)
+    cfg = engine.config
+    for position, result in enumerate(results):
+        earlier = order + [r.note.id for r in results[:position]]
+        vectors = engine._index.vectors_for([result.note.id, *earlier])
+        sims = {i: float(vectors[result.note.id] @ vectors[i]) for i in earlier}
+        expected = _brute_force(
+            engine, result.note.id, earlier, cfg.link_threshold, cfg.max_semantic_links
+        )
+        # these notes differ only in an amount: near ties, and the index stores float16, so
+        # an equally strong neighbour may stand in for another
+        assert len(result.linked) == len(expected), result.note.content
+        weakest = min(sims[i] for i in expected)
+        assert all(sims[i] >= weakest - 2e-3 for i in result.linked), result.note.content
+
+
 def test_the_kept_copy_of_a_scope_never_links_to_a_gone_or_changed_note(engine):
     case = engine.create_case("缓存")
     other = engine.create_case("别的案件")
