@@ -68,6 +68,10 @@ def _warm_worker() -> None:
     construction.warm_up()  # jieba's dictionary loads while the parent embeds
 
 
+def _ready() -> bool:
+    return True
+
+
 class _Helper:
     """One helper process, started on demand, stopped after IDLE_SECONDS unused."""
 
@@ -76,9 +80,21 @@ class _Helper:
         self._pool: ProcessPoolExecutor | None = None
         self._idle_timer: threading.Timer | None = None
         self._busy = 0
+        #: done once the process has started and loaded jieba (~2.5 s here)
+        self._started_up: Future | None = None
         #: processes started, and batches built inline because the helper failed
         self.started = 0
         self.fallbacks = 0
+        #: batches whose construction came back from the helper
+        self.used = 0
+
+    def start_up(self, timeout: float = 60.0) -> bool:
+        """Start the process now and wait until it is ready (the self-test, tests)."""
+        future = self.submit([])
+        if future is None:
+            return False
+        future.result(timeout)
+        return self.ready
 
     def submit(self, drafts: Sequence[Draft]) -> Future[list[Built]] | None:
         with self._lock:
@@ -93,6 +109,7 @@ class _Helper:
                         initializer=_warm_worker,
                     )
                     self.started += 1
+                    self._started_up = self._pool.submit(_ready)
                 future = self._pool.submit(build_all, list(drafts))
             except Exception:  # no process here (a sandbox, a broken pool): build inline
                 log.warning("construction helper unavailable; building inline", exc_info=True)
@@ -111,7 +128,15 @@ class _Helper:
                 self._idle_timer.daemon = True
                 self._idle_timer.start()
 
+    @property
+    def ready(self) -> bool:
+        """The process has started up: a batch sent to it now comes back about as soon as
+        its embedding is done."""
+        started_up = self._started_up
+        return started_up is not None and started_up.done() and not started_up.exception()
+
     def _discard_locked(self) -> None:
+        self._started_up = None
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
@@ -142,11 +167,16 @@ def start(drafts: Sequence[Draft]) -> Callable[[], list[Built]]:
     process when it has them, building inline when the batch is small or the helper fails)."""
     drafts = list(drafts)
     future = helper.submit(drafts) if len(drafts) >= PROCESS_FROM else None
+    was_ready = helper.ready
 
     def result() -> list[Built]:
-        if future is not None:
+        # a helper still starting up (the first large batch, ~2.5 s) would make this batch
+        # wait longer than building it here: it is left to finish starting for the next ones
+        if future is not None and (was_ready or future.done()):
             try:
-                return future.result()
+                built = future.result()
+                helper.used += 1
+                return built
             except Exception:  # the process died or could not unpickle: inline, same result
                 log.warning("construction helper failed; building inline", exc_info=True)
                 helper.broken()

@@ -38,13 +38,19 @@ def fresh_helper():
     construction_pool.helper.stop()
 
 
-def test_a_large_batch_is_built_in_the_helper_exactly_as_inline(engine, fresh_helper):
+@pytest.fixture
+def ready_helper(fresh_helper):
+    assert fresh_helper.start_up()
+    return fresh_helper
+
+
+def test_a_large_batch_is_built_in_the_helper_exactly_as_inline(engine, ready_helper):
     case = engine.create_case("批量")
     items = [{**item, "case_id": case.id} for item in _batch(PROCESS_FROM, "批")]
-    started, fallbacks = fresh_helper.started, fresh_helper.fallbacks
+    used, fallbacks = ready_helper.used, ready_helper.fallbacks
     added = engine.add_notes(items)
-    assert fresh_helper.started == started + 1  # this batch went to a helper process
-    assert fresh_helper.fallbacks == fallbacks
+    assert ready_helper.used == used + 1  # this batch was built in the helper process
+    assert ready_helper.fallbacks == fallbacks
     for result, item in zip(added, items, strict=True):
         note = result.note
         inline = construction_pool.build(
@@ -59,6 +65,16 @@ def test_a_large_batch_is_built_in_the_helper_exactly_as_inline(engine, fresh_he
     by_id = {r["id"]: r["terms"] for r in row_terms}
     for result in added:
         assert by_id[result.note.id] == terms_text(result.note)
+
+
+def test_the_first_large_batch_does_not_wait_for_the_helper_to_start(engine, fresh_helper):
+    """Starting the process takes seconds: the batch that starts it is built here."""
+    case = engine.create_case("首批")
+    started, used = fresh_helper.started, fresh_helper.used
+    added = engine.add_notes([{**i, "case_id": case.id} for i in _batch(PROCESS_FROM, "首")])
+    assert fresh_helper.started == started + 1 and fresh_helper.used == used
+    assert added[0].note.event_date == "2023-03-05" and added[0].note.keywords
+    assert fresh_helper.start_up()  # it went on starting in the background
 
 
 def test_a_small_batch_never_starts_a_process(engine, fresh_helper):
@@ -84,7 +100,8 @@ def test_a_helper_that_cannot_start_costs_time_not_notes(engine, fresh_helper, m
     assert first.event_date == "2023-03-05" and first.keywords
 
 
-def test_a_helper_that_dies_costs_time_not_notes(engine, fresh_helper, monkeypatch):
+def test_a_helper_that_dies_costs_time_not_notes(engine, ready_helper, monkeypatch):
+    fresh_helper = ready_helper
     monkeypatch.setattr(construction_pool, "build_all", _die_in_the_helper)
     case = engine.create_case("进程退出")
     items = [{**i, "case_id": case.id} for i in _batch(PROCESS_FROM, "死")]
