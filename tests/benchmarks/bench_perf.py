@@ -28,7 +28,12 @@ on all of them alike:
    (the wall time from spawning it to the answer), 3 times each, interleaved, median;
 6. **after reopen**: the folders reopened in this process, searched again;
 7. at columns where the engine uses its ANN index: **recall@10** of the indexed search against
-   the exact one, for the vector search alone and for the engine's final top 10.
+   the exact one, for the vector search alone and for the engine's final top 10;
+8. **ingest back to back**: the engine ingests the column again into a fresh folder, its
+   batches one after another as an import makes them (its upkeep runs beside the next batch
+   instead of being waited for), timed until its last upkeep is done; then the floor the same
+   way.  Not interleaved, so the load may drift between the two; step 1 remains the measure
+   where nothing the engine does in the background can borrow another system's time.
 
 In each search phase every query goes to each system in turn (the order rotates per query).
 ``python -m tests.benchmarks.bench_perf [--quick] [--columns 1k,10k] [--no-peer]``; writes the
@@ -440,8 +445,38 @@ def run_column(column: Column, embedder, peer_python: str | None, n_queries: int
         s.close()
     if peer is not None:
         peer.quit()
+    # 7. ingest back to back: the engine's batches one after another as an import makes them
+    # (its upkeep beside the next batch, not waited for), until its last upkeep is done; then
+    # the floor's the same way, at once after it
+    result["ingest_back_to_back_per_s"] = {
+        "engine": column.notes / _back_to_back(EngineSystem, folder / "b2b", embedder, column,
+                                               texts, ids, per_case),
+        "floor": column.notes / _back_to_back(FloorSystem, folder / "b2b", embedder, column,
+                                              texts, ids, per_case),
+    }  # fmt: skip
+    log(f"  {column.label}: back to back {result['ingest_back_to_back_per_s']}")
     result["load_after"] = load_average()
     return result
+
+
+def _back_to_back(kind, folder: Path, embedder, column: Column, texts, ids, per_case) -> float:
+    """Seconds from the first batch to the last one's upkeep done, batches back to back."""
+    system = kind(folder, embedder)
+    system.open()
+    cases = [f"c{i}" for i in range(column.cases)]
+    if isinstance(system, EngineSystem):
+        cases = system.create_cases(column.cases)
+    spans = [cases[min(i // per_case, column.cases - 1)] for i in range(column.notes)]
+    t = time.perf_counter()
+    for start in range(0, column.notes, BATCH):
+        part = slice(start, start + BATCH)
+        system.add(ids[part], texts[part], spans[part])
+    if isinstance(system, EngineSystem):
+        system.settle()
+    seconds = time.perf_counter() - t
+    system.close()
+    shutil.rmtree(system.folder, ignore_errors=True)
+    return seconds
 
 
 def run(
@@ -543,6 +578,22 @@ def markdown(r: dict, command: str) -> str:
         "ingest engine ÷ floor",
         lambda c: (
             f"{c['ingest_per_s']['engine_incl_final_upkeep'] / c['ingest_per_s']['floor'] * 100:.0f} %"
+        ),
+    )
+    row(
+        "ingest notes/s, batches back to back until the last upkeep is done: engine / floor",
+        lambda c: (
+            "{engine:.0f} / {floor:.0f}".format(**c["ingest_back_to_back_per_s"])
+            if c.get("ingest_back_to_back_per_s")
+            else "—"
+        ),
+    )
+    row(
+        "ingest back to back engine ÷ floor",
+        lambda c: (
+            f"{c['ingest_back_to_back_per_s']['engine'] / c['ingest_back_to_back_per_s']['floor'] * 100:.0f} %"
+            if c.get("ingest_back_to_back_per_s")
+            else "—"
         ),
     )
     row(
