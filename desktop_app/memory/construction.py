@@ -7,6 +7,7 @@ agentic construction (``agentic.construct_note``) replaces its output when it ru
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 from dataclasses import dataclass
@@ -129,6 +130,46 @@ _EN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]{2,}")
 _jieba_lock = threading.Lock()
 
 
+class _TfIdf:
+    """``jieba.analyse.extract_tags`` without importing ``jieba.analyse``: that package's
+    import also builds a TextRank extractor, which loads ``jieba.posseg``'s word-tag tables
+    (~1 s once per process, before the first Chinese keyword) that TF-IDF never uses.  The
+    same tokenizer, IDF table, stop words and ordering give the same keywords (tested
+    against jieba's own in tests/memory/test_offline_keywords.py)."""
+
+    STOP_WORDS = frozenset(
+        "the of is and to in that we for an are by be as on with can if from which you it "
+        "this then at have all not one has or".split()
+    )
+
+    def __init__(self) -> None:
+        import jieba  # deferred: the dictionary loads with the first Chinese text
+
+        path = os.path.join(os.path.dirname(jieba.__file__), "analyse", "idf.txt")
+        with open(path, "rb") as f:
+            lines = f.read().decode("utf-8").splitlines()
+        self.idf: dict[str, float] = {}
+        for line in lines:
+            word, freq = line.strip().split(" ")
+            self.idf[word] = float(freq)
+        self.median_idf = sorted(self.idf.values())[len(self.idf) // 2]
+        self.tokenizer = jieba.dt
+
+    def extract_tags(self, sentence: str, top_k: int) -> list[str]:
+        freq: dict[str, float] = {}
+        for word in self.tokenizer.cut(sentence):
+            if len(word.strip()) < 2 or word.lower() in self.STOP_WORDS:
+                continue
+            freq[word] = freq.get(word, 0.0) + 1.0
+        total = sum(freq.values())
+        for word in freq:
+            freq[word] *= self.idf.get(word, self.median_idf) / total
+        return sorted(freq, key=freq.__getitem__, reverse=True)[:top_k]
+
+
+_tfidf: _TfIdf | None = None
+
+
 def classify(content: str) -> str:
     for category, pattern in _RULES:
         if pattern.search(content):
@@ -139,11 +180,14 @@ def classify(content: str) -> str:
 def extract_keywords(content: str, limit: int = 8) -> tuple[str, ...]:
     keywords: list[str] = []
     if re.search(r"[\u4e00-\u9fff]", content):
-        import jieba.analyse  # deferred: loading the dictionary takes about a second
-
+        global _tfidf
         with _jieba_lock:  # jieba initialises its dictionary lazily and not thread-safely
-            jieba.setLogLevel(logging.WARNING)
-            tags = jieba.analyse.extract_tags(content, topK=limit + 4)
+            if _tfidf is None:
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                _tfidf = _TfIdf()
+            tags = _tfidf.extract_tags(content, limit + 4)
         # a bare "15" or "20" says nothing on its own; amounts like "8999" do
         keywords.extend(
             t

@@ -4,12 +4,17 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from desktop_app.core.resources import demo_path
 from desktop_app.memory.construction import extract_keywords
 
+ROOT = Path(__file__).resolve().parents[2]
 JUNK = {"元及", "日起", "之日起", "日前", "日内", "天无", "百八十", "二条", "第五十五", "十日", "所有", "以后", "应当", "时先", "再列", "非人"}
 
 
@@ -44,3 +49,38 @@ def test_the_demo_case_has_no_fragment_keywords():
         content = json.loads(line)["content"]
         keywords = set(extract_keywords(content))
         assert not keywords & JUNK, (content, keywords & JUNK)
+
+
+def test_keywords_are_jiebas_tf_idf_without_its_analyse_package():
+    """construction._TfIdf gives exactly what jieba.analyse.extract_tags gives (same order),
+    on the demo case and on mixed Chinese/English texts."""
+    import jieba.analyse
+
+    from desktop_app.memory import construction
+    from tests.benchmarks import perf_data
+
+    lines = demo_path().read_text(encoding="utf-8").splitlines()[1:]
+    texts = [json.loads(line)["content"] for line in lines]
+    texts += perf_data.texts(400)
+    texts += ["The client 张三 paid 8999元 on 2024-05-10; the the of 发票 发票 发票", "  ", "元"]
+    ours = construction._TfIdf()
+    for text in texts:
+        assert ours.extract_tags(text, 12) == jieba.analyse.extract_tags(text, topK=12), text
+
+
+def test_keywords_do_not_load_jiebas_word_tags():
+    """The first Chinese keyword loads jieba's dictionary, not jieba.posseg's tag tables
+    (which jieba.analyse's import loads for TextRank)."""
+    code = (
+        "import json, sys\n"
+        "from desktop_app.memory.construction import extract_keywords\n"
+        "words = extract_keywords('原告应于判决生效之日起十日内支付货款8999元及利息')\n"
+        "print(json.dumps({'words': list(words), "
+        "'loaded': [m for m in ('jieba.analyse', 'jieba.posseg') if m in sys.modules]}))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    report = json.loads(out.strip().splitlines()[-1])
+    assert "货款" in report["words"] and report["loaded"] == []
