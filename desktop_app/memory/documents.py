@@ -25,6 +25,8 @@ import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
+
 from desktop_app.core.errors import DocumentImportError, DocumentNotFoundError, InvalidInputError
 from desktop_app.core.paths import ensure_private_dir
 from desktop_app.memory.cases import Cases
@@ -259,17 +261,22 @@ class DocumentLibrary:
     # -- search --------------------------------------------------------------------------
 
     def search(
-        self, query: str, case_id: str | None, k: int = 10
+        self,
+        query: str,
+        case_id: str | None,
+        k: int = 10,
+        query_vector: np.ndarray | None = None,
     ) -> list[tuple[PassageHit, float, int | None]]:
         """(hit, cosine similarity, full-text rank) of the case's passages, best first.
-        Never the global scope, never another case: documents belong to one case."""
+        Never the global scope, never another case: documents belong to one case.
+        ``query_vector``: the query's vector, when the caller has embedded it already."""
         query = (query or "").strip()
         if not query or k <= 0 or case_id is None:
             return []
         index = self._sync.index
         where = index_filter(case_id, include_global=False)
         depth = max(k * 4, 40)
-        qvec = self._sync.embed([query])[0]
+        qvec = self._sync.embed([query])[0] if query_vector is None else query_vector
         vector_hits = index.vector_search(qvec, where, depth)
         text_hits = index.text_search(fts_text(query), where, depth)
         # the notes' fusion (score fusion, a lower text share for Chinese queries)

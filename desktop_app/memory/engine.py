@@ -737,7 +737,11 @@ class MemoryEngine:
         cfg = self.config
         limit = int(cfg.extra.get("max_passages", MAX_RECALLED_PASSAGES))
         chosen = []
-        for hit, sim, text_rank in self.documents.search(query, case_id, k=limit * 2):
+        # the query's vector from the notes' search just before: embedded once per recall
+        found = self.documents.search(
+            query, case_id, k=limit * 2, query_vector=self._search.query_vector(query)
+        )
+        for hit, sim, text_rank in found:
             words_match = text_rank is not None and text_rank <= 3
             if sim >= cfg.recall_threshold or (words_match and sim >= cfg.recall_threshold / 2):
                 chosen.append(hit)

@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
+import numpy as np
+
 from desktop_app.core.clock import local_date
 from desktop_app.memory.current_first import newer, order_current_first
 from desktop_app.memory.embedder import Embedder
@@ -67,6 +69,20 @@ class Search:
         self._embedder = embedder
         self._config = config
         self._fusion = fusion
+        #: the last query and its vector: one chat recall asks for it up to three times (the
+        #: search, the similarities of its other hits, the case's passages)
+        self._last_query: tuple[str, np.ndarray] | None = None
+
+    def query_vector(self, query: str) -> np.ndarray:
+        """The vector of ``query`` (stripped, at most MAX_QUERY_CHARS of it), embedded once
+        per query in a row."""
+        query = (query or "").strip()[:MAX_QUERY_CHARS]
+        last = self._last_query  # one tuple: a concurrent search swaps it whole
+        if last is not None and last[0] == query:
+            return last[1]
+        vector = self._embedder.embed([query])[0]
+        self._last_query = (query, vector)
+        return vector
 
     def search(
         self,
@@ -97,7 +113,7 @@ class Search:
         # The full-text search needs no embedding: it runs beside the embedding and the
         # vector search (both wait in native code without the GIL), saving ~5 ms a search.
         text_future = _SEARCH_POOL.submit(self._index.text_search, fts_text(query), where, depth)
-        qvec = self._embedder.embed([query])[0]
+        qvec = self.query_vector(query)
         vector_hits = self._index.vector_search(qvec, where, depth)
         text_hits = text_future.result()
         if self._index.broken is not None:  # it failed just now (and returned nothing)
@@ -328,7 +344,7 @@ class Search:
         }
         missing = [h.note.id for h in hits if h.note.id not in sims]
         if missing:
-            qvec = self._embedder.embed([query[:MAX_QUERY_CHARS]])[0]
+            qvec = self.query_vector(query)
             sims |= {i: float(v @ qvec) for i, v in self._index.vectors_for(missing).items()}
         return sims
 

@@ -119,3 +119,33 @@ def test_parse_document_source():
     assert parse_document_source("doc:abc123#p3") == ("abc123", 3)
     assert parse_document_source("chat:x") is None
     assert parse_document_source(None) is None
+
+
+def test_a_chat_recall_embeds_its_query_once(tmp_path, embedder):
+    """The notes' search, the similarities of its other hits and the case's passages share
+    one embedding of the query (it was embedded two or three times per reply)."""
+
+    class Counting:
+        id, dim = embedder.id, embedder.dim
+
+        def __init__(self) -> None:
+            self.calls: list[list[str]] = []
+
+        def embed(self, texts):
+            self.calls.append(list(texts))
+            return embedder.embed(texts)
+
+    counting = Counting()
+    source = tmp_path / "contract.md"
+    source.write_text("合同约定被告应退还货款12800元。\n\n押金两个月。\n", "utf-8")
+    with MemoryEngine.open(tmp_path / "data", embedder=counting) as eng:
+        case = eng.create_case("退款纠纷")
+        eng.add_notes(
+            [{"content": f"客户第{n}次要求退还货款", "case_id": case.id} for n in range(12)]
+        )
+        eng.import_document(case.id, source)
+        query = "被告应退还货款多少钱"
+        counting.calls.clear()
+        recall = eng.recall_for_chat(query, case.id)
+        assert recall.passages and recall.hits
+        assert [c for c in counting.calls if query in c] == [[query]]
