@@ -45,7 +45,7 @@ def row_to_message(row: sqlite3.Row) -> Message:
         created_at=from_iso(row["created_at"]),
         injected_note_ids=tuple(json.loads(row["injected_note_ids"])),
         status=row["status"],
-        passage_ids=tuple(json.loads(row["passage_ids"])) if "passage_ids" in row.keys() else (),
+        passage_ids=tuple(json.loads(row["passage_ids"])),
         learned_note_ids=tuple(json.loads(row["learned_note_ids"])),
     )
 
