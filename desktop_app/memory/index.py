@@ -12,7 +12,8 @@ Speed at every moment (see tests/benchmarks/README.md, "Performance against the 
 - old versions are removed after each upkeep, while no search is reading (a shared/exclusive
   guard), so the folder holds one version, not a day of them;
 - a scope of at least ``ANN_MIN_SCOPE`` notes is searched through an approximate vector index
-  (IVF with scalar quantisation, built in the background; exact re-ranking of the candidates);
+  (IVF with scalar quantisation, built in the background and rebuilt as one segment when
+  writes have split it; exact re-ranking of the candidates);
   smaller scopes are searched exactly, since with a prefilter the index would miss their notes.
 """
 
@@ -67,6 +68,14 @@ ANN_REFINE_FACTOR = 2
 #: the same recall@10 against exact at the probes above (0.9995 on the benchmark's queries)
 ANN_KMEANS_ITERATIONS = 5
 ANN_SAMPLE_RATE = 32
+#: LanceDB's optimize adds each batch of new rows to the vector index as one more segment (a
+#: delta index) and every search probes each one: after bench_perf's 50k ingest the index had
+#: 10, and LanceDB's vector search alone took 19.0 / 21.9 ms (p50 / p95) against 12.1 / 19.5
+#: once rebuilt as one (200 queries, nprobes 3/8, refine 2; recall@10 1.000 both); the whole
+#: engine search, A/B in one process under load 3.3-3.7: 36.9 / 48.4 → 31.0 / 41.3 ms.  The
+#: rebuild costs 1.5 s of background CPU at 50k, so the upkeep does it on idle (more than one
+#: segment) and, while writes keep coming, only past this many
+ANN_MAX_SEGMENTS = 4
 _ANN_NAME = re.compile(r"^vector_ivf_sq_p(\d+)$")
 
 
@@ -202,6 +211,8 @@ class NoteIndex:
         self._writes_since_upkeep = 0
         #: IVF partitions of the vector index, None without one
         self._ann_partitions: int | None = None
+        #: segments of the vector index (each optimize that indexes new rows adds one)
+        self._ann_segments = 0
         #: reconsider building the vector index at the next upkeep (set by writes)
         self._ann_check = True
         self._ann_scanned_at_rows = 0
@@ -372,6 +383,7 @@ class NoteIndex:
         self._table = None
         self._fts_ready = False
         self._ann_partitions = None
+        self._ann_segments = 0
         self._scope_rows.clear()
         self._rows_since_upkeep = self._writes_since_upkeep = 0
         self.broken = None  # a fresh table: whatever failed before is gone with the old one
@@ -548,6 +560,8 @@ class NoteIndex:
             return "optimize"
         if self._ann_check:
             return "ann"
+        if idle and self._ann_segments > 1:
+            return "merge"
         return None
 
     def run_upkeep(self, task: str) -> None:
@@ -556,6 +570,8 @@ class NoteIndex:
                 self._optimize_and_prune()
             elif task == "ann":
                 self._consider_ann()
+            elif task == "merge":
+                self._consider_ann(merge=True)
         self._notify()
 
     @_guarded()
@@ -592,10 +608,11 @@ class NoteIndex:
                 warnings.simplefilter("ignore", UserWarning)
                 _retry_conflicts(lambda: table.optimize(cleanup_older_than=timedelta(0)))
 
-    def _consider_ann(self) -> None:
-        """Build (or rebuild, once the table has doubled) the vector index when a scope has
-        reached ANN_MIN_SCOPE active notes.  Minutes of CPU at most, in this thread; searches
-        stay exact meanwhile."""
+    def _consider_ann(self, merge: bool = False) -> None:
+        """Build (or rebuild, once the table has doubled or its segments exceed
+        ``ANN_MAX_SEGMENTS``; ``merge``: once it has more than one) the vector index when a
+        scope has reached ANN_MIN_SCOPE active notes.  Seconds of CPU, in this thread;
+        searches use the old index (or stay exact) meanwhile."""
         from lancedb.index import IvfSq
 
         self._ann_check = False
@@ -604,10 +621,13 @@ class NoteIndex:
             return
         rows = table.count_rows()
         wanted = max(16, rows // ANN_ROWS_PER_PARTITION)
-        if rows < ANN_MIN_SCOPE or (
-            self._ann_partitions is not None and 2 * self._ann_partitions > wanted
-        ):
+        if rows < ANN_MIN_SCOPE:
             return
+        if self._ann_partitions is not None and 2 * self._ann_partitions > wanted:
+            self._ann_segments = self._segments(table, self._ann_partitions)
+            if self._ann_segments <= (1 if merge else ANN_MAX_SEGMENTS):
+                return
+            wanted = self._ann_partitions  # the same index, in one segment
         if self._ann_partitions is None:
             if rows < 1.1 * self._ann_scanned_at_rows:
                 return  # scanned the scopes recently: none was large enough
@@ -631,6 +651,12 @@ class NoteIndex:
         if old is not None and old != wanted:
             table.drop_index(f"vector_ivf_sq_p{old}")
         self._ann_partitions = wanted
+        self._ann_segments = 1
+
+    @staticmethod
+    def _segments(table, partitions: int) -> int:
+        stats = table.index_stats(f"vector_ivf_sq_p{partitions}")
+        return stats.num_indices if stats is not None else 0
 
     def _largest_scope(self, table) -> int:
         import pyarrow.compute as pc
@@ -660,6 +686,7 @@ class NoteIndex:
             )
             self._fts_ready = False
             self._ann_partitions = None
+            self._ann_segments = 0
             self._ann_check = True
             self._ann_scanned_at_rows = 0
             self._scope_rows.clear()
