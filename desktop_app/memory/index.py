@@ -12,7 +12,8 @@ Speed at every moment (see tests/benchmarks/README.md, "Performance against the 
 - old versions are removed after each upkeep, while no search is reading (a shared/exclusive
   guard), so the folder holds one version, not a day of them;
 - a scope of at least ``ANN_MIN_SCOPE`` notes is searched through an approximate vector index
-  (IVF with scalar quantisation, built in the background; exact re-ranking of the candidates);
+  (IVF with scalar quantisation, built in the background and rebuilt as one segment when
+  writes have split it; exact re-ranking of the candidates);
   smaller scopes are searched exactly, since with a prefilter the index would miss their notes.
 """
 
@@ -37,7 +38,7 @@ import numpy as np
 
 from desktop_app.core.errors import StorageError
 from desktop_app.memory.index_upkeep import IndexUpkeep
-from desktop_app.memory.scope import quote_ids, scope_key
+from desktop_app.memory.scope import index_filter, quote_ids, scope_key
 from desktop_app.memory.vector_cache import VectorCache
 
 log = logging.getLogger(__name__)
@@ -66,12 +67,23 @@ ANN_ROWS_PER_PARTITION = 400
 #: share of the partitions probed for a scope holding the whole table (more for a smaller
 #: scope, see ``_ann_params``), and the candidates re-ranked on the exact vectors
 ANN_PROBE_SHARE = 0.375
+#: (issue 18, 50k one case, 200 queries: refine 1 was 0.6-2.0 ms faster p50 than 2, but the
+#: final top 10's recall@10 vs exact fell to 0.957 on a freshly built index (0.9965 on
+#: another build); without refine it is 0.61, since the fusion scores quantised distances)
 ANN_REFINE_FACTOR = 2
 #: k-means effort of the build: LanceDB's defaults (50 iterations on 256 rows a partition)
 #: took 112 s at 50k notes on these machines, 5 iterations on 32 rows a partition 13 s, with
 #: the same recall@10 against exact at the probes above (0.9995 on the benchmark's queries)
 ANN_KMEANS_ITERATIONS = 5
 ANN_SAMPLE_RATE = 32
+#: LanceDB's optimize adds each batch of new rows to the vector index as one more segment (a
+#: delta index) and every search probes each one: after bench_perf's 50k ingest the index had
+#: 10, and LanceDB's vector search alone took 19.0 / 21.9 ms (p50 / p95) against 12.1 / 19.5
+#: once rebuilt as one (200 queries, nprobes 3/8, refine 2; recall@10 1.000 both); the whole
+#: engine search, A/B in one process under load 3.3-3.7: 36.9 / 48.4 → 31.0 / 41.3 ms.  The
+#: rebuild costs 1.5 s of background CPU at 50k, so the upkeep does it on idle (more than one
+#: segment) and, while writes keep coming, only past this many
+ANN_MAX_SEGMENTS = 4
 _ANN_NAME = re.compile(r"^vector_ivf_sq_p(\d+)$")
 
 
@@ -209,6 +221,8 @@ class NoteIndex:
         self._unpruned_upkeeps = 0
         #: IVF partitions of the vector index, None without one
         self._ann_partitions: int | None = None
+        #: segments of the vector index (each optimize that indexes new rows adds one)
+        self._ann_segments = 0
         #: reconsider building the vector index at the next upkeep (set by writes)
         self._ann_check = True
         self._ann_scanned_at_rows = 0
@@ -234,6 +248,8 @@ class NoteIndex:
         #: called once with that reason when the index fails (the owner records it)
         self.on_broken: Callable[[str], None] | None = None
         self._open_existing()
+        #: an existing index not searched yet: the upkeep warms it on its first idle round
+        self._warm_due = self._upkeep is not None and self._table is not None
 
     # -- life cycle ----------------------------------------------------------------------
 
@@ -379,6 +395,7 @@ class NoteIndex:
         self._table = None
         self._fts_ready = False
         self._ann_partitions = None
+        self._ann_segments = 0
         self._scope_rows.clear()
         self._rows_since_upkeep = self._writes_since_upkeep = 0
         self.broken = None  # a fresh table: whatever failed before is gone with the old one
@@ -555,8 +572,12 @@ class NoteIndex:
             return "optimize"
         if self._ann_check:
             return "ann"
+        if idle and self._ann_segments > 1:
+            return "merge"
         if idle and self._unpruned_upkeeps:
             return "prune"
+        if idle and self._warm_due:
+            return "warm"
         return None
 
     def run_upkeep(self, task: str) -> None:
@@ -567,9 +588,43 @@ class NoteIndex:
                 )
             elif task == "ann":
                 self._consider_ann()
+            elif task == "merge":
+                self._consider_ann(merge=True)
             elif task == "prune":
                 self._prune()
+            elif task == "warm":
+                self._warm()
         self._notify()
+
+    def _warm(self) -> None:
+        """One throwaway full-text search and one vector search through every partition of
+        the vector index, so that the user's first search does not pay for loading them: at
+        50k notes it took 103-143 ms after a reopen (then ~30 ms); after this warm-up (~65 ms
+        here, in the background) 39-47 ms.  The filter (the global scope) reads the same
+        scalar indices as every search.  Only once the upkeep has been idle after the open
+        and only if no search came first: run at once, beside a new process's first search,
+        it delayed that answer (~0.5 s, six interleaved runs each)."""
+        if not self._warm_due:
+            return
+        self._warm_due = False
+        where = index_filter(None)
+        partitions = self._ann_partitions
+        unit = np.zeros(self.dim, dtype=np.float32)
+        unit[0] = 1.0
+
+        def run(table):
+            if partitions is not None:
+                query = table.search(unit, vector_column_name="vector").distance_type("cosine")
+                query = query.where(where, prefilter=True).select(["id", "_distance"])
+                query.limit(1).nprobes(partitions).refine_factor(ANN_REFINE_FACTOR).to_arrow()
+            if self._fts_ready:
+                query = table.search("warm", query_type="fts", fts_columns="terms")
+                query.where(where, prefilter=True).select(["id", "_score"]).limit(1).to_arrow()
+
+        try:
+            self._read(run)
+        except Exception:  # an optimisation: the first search loads what it needs
+            log.debug("could not warm the index", exc_info=True)
 
     @_guarded()
     def optimize(self) -> None:
@@ -614,10 +669,11 @@ class NoteIndex:
                 _retry_conflicts(lambda: table.optimize(cleanup_older_than=timedelta(0)))
             self._unpruned_upkeeps = 0
 
-    def _consider_ann(self) -> None:
-        """Build (or rebuild, once the table has doubled) the vector index when a scope has
-        reached ANN_MIN_SCOPE active notes.  Minutes of CPU at most, in this thread; searches
-        stay exact meanwhile."""
+    def _consider_ann(self, merge: bool = False) -> None:
+        """Build (or rebuild, once the table has doubled or its segments exceed
+        ``ANN_MAX_SEGMENTS``; ``merge``: once it has more than one) the vector index when a
+        scope has reached ANN_MIN_SCOPE active notes.  Seconds of CPU, in this thread;
+        searches use the old index (or stay exact) meanwhile."""
         from lancedb.index import IvfSq
 
         self._ann_check = False
@@ -626,10 +682,13 @@ class NoteIndex:
             return
         rows = table.count_rows()
         wanted = max(16, rows // ANN_ROWS_PER_PARTITION)
-        if rows < ANN_MIN_SCOPE or (
-            self._ann_partitions is not None and 2 * self._ann_partitions > wanted
-        ):
+        if rows < ANN_MIN_SCOPE:
             return
+        if self._ann_partitions is not None and 2 * self._ann_partitions > wanted:
+            self._ann_segments = self._segments(table, self._ann_partitions)
+            if self._ann_segments <= (1 if merge else ANN_MAX_SEGMENTS):
+                return
+            wanted = self._ann_partitions  # the same index, in one segment
         if self._ann_partitions is None:
             if rows < 1.1 * self._ann_scanned_at_rows:
                 return  # scanned the scopes recently: none was large enough
@@ -653,6 +712,13 @@ class NoteIndex:
         if old is not None and old != wanted:
             table.drop_index(f"vector_ivf_sq_p{old}")
         self._ann_partitions = wanted
+        self._ann_segments = 1
+        self._unpruned_upkeeps += 1  # the replaced index's files go at the next prune
+
+    @staticmethod
+    def _segments(table, partitions: int) -> int:
+        stats = table.index_stats(f"vector_ivf_sq_p{partitions}")
+        return stats.num_indices if stats is not None else 0
 
     def _largest_scope(self, table) -> int:
         import pyarrow.compute as pc
@@ -682,6 +748,7 @@ class NoteIndex:
             )
             self._fts_ready = False
             self._ann_partitions = None
+            self._ann_segments = 0
             self._ann_check = True
             self._ann_scanned_at_rows = 0
             self._scope_rows.clear()
@@ -752,6 +819,7 @@ class NoteIndex:
         index for large ones."""
         if limit <= 0:
             return []
+        self._warm_due = False  # this search loads what a warm-up would
         query_vector = np.asarray(vector, dtype=np.float32)
         if self._vectors is not None:
             kept = self._vectors.search(where, query_vector, limit)
@@ -821,6 +889,7 @@ class NoteIndex:
         """(id, BM25 score), best first; an empty term list finds nothing."""
         if not self._fts_ready or not terms.strip() or limit <= 0:
             return []
+        self._warm_due = False
         rows = self._read(
             lambda table: (
                 table.search(terms, query_type="fts", fts_columns="terms")

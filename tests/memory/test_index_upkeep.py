@@ -246,6 +246,84 @@ def test_full_text_terms_of_the_queries_exist(ann_engine):
     assert eng._index.text_search(terms, index_filter(big), 5)
 
 
+def _segments(eng: MemoryEngine) -> int:
+    index = eng._index
+    return _table(eng).index_stats(f"vector_ivf_sq_p{index._ann_partitions}").num_indices
+
+
+def _large_case(eng: MemoryEngine, monkeypatch) -> str:
+    """A case large enough for the vector index (its size threshold scaled down)."""
+    monkeypatch.setattr(index_module, "ANN_MIN_SCOPE", 400)
+    monkeypatch.setattr(index_module, "ANN_ROWS_PER_PARTITION", 25)
+    case = eng.create_case("大案").id
+    eng.add_notes([{"content": c, "case_id": case} for c in _notes(440, "甲")])
+    assert eng.wait_for_index_upkeep(300)
+    assert eng._index.uses_ann_for(index_filter(case))
+    return case
+
+
+def test_the_vector_index_is_kept_in_one_segment(tmp_path, embedder, monkeypatch):
+    """Each upkeep that indexes new rows adds a segment to the vector index, which every
+    search then probes (10 of them after the 50k benchmark's ingest: the vector search took
+    7 ms longer); the upkeep rebuilds the index as one on idle, and past the cap meanwhile."""
+    with MemoryEngine.open(tmp_path / "data", embedder=embedder) as eng:
+        case = _large_case(eng, monkeypatch)
+        assert _segments(eng) == 1
+        # idle after each write: the new rows' segment is merged at once
+        for n in range(3):
+            texts = _notes(20, f"乙{n}")
+            eng.add_notes([{"content": c, "case_id": case} for c in texts])
+            assert eng.wait_for_index_upkeep(300)
+            assert _segments(eng) == 1
+            hits = eng.search(texts[6], case_id=case, k=3)
+            assert texts[6] in [h.note.content for h in hits]
+        # writes without a pause: segments pile up to the cap, not beyond
+        monkeypatch.setattr(index_module, "ANN_MAX_SEGMENTS", 2)
+        for n in range(4):
+            eng.add_notes([{"content": c, "case_id": case} for c in _notes(20, f"丙{n}")])
+            eng._index.optimize()  # folds the rows in, as a busy upkeep does
+            eng._index.run_upkeep("ann")
+            assert _segments(eng) <= 2
+
+
+def test_after_open_the_upkeep_warms_the_index_once_unless_a_search_came_first(
+    tmp_path, embedder, monkeypatch
+):
+    """A reopened index loads its vector partitions and full-text index on the first search
+    (100+ ms at 50k notes): the upkeep's first idle round runs a throwaway search of each,
+    once; a search that comes first has loaded them already."""
+    from lancedb.query import LanceFtsQueryBuilder, LanceVectorQueryBuilder
+
+    asked: list[str] = []
+    nprobes, fts = LanceVectorQueryBuilder.nprobes, LanceFtsQueryBuilder.to_arrow
+
+    def record_probes(self, n):
+        asked.append(f"ann {threading.current_thread().name}")
+        return nprobes(self, n)
+
+    def record_fts(self, *args, **kwargs):
+        asked.append(f"fts {threading.current_thread().name}")
+        return fts(self, *args, **kwargs)
+
+    with MemoryEngine.open(tmp_path / "data", embedder=embedder) as eng:
+        case = _large_case(eng, monkeypatch)
+    monkeypatch.setattr(LanceVectorQueryBuilder, "nprobes", record_probes)
+    monkeypatch.setattr(LanceFtsQueryBuilder, "to_arrow", record_fts)
+    with MemoryEngine.open(tmp_path / "data", embedder=embedder) as eng:
+        assert eng.wait_for_index_upkeep(120)
+        assert asked == ["ann lexmem-index-upkeep", "fts lexmem-index-upkeep"]
+        assert eng.wait_for_index_upkeep(120)
+        eng.search("购买冰箱的价款", case_id=case, k=5)
+        assert eng.wait_for_index_upkeep(120)
+        assert sorted(a.split()[0] for a in asked[2:]) == ["ann", "fts"]  # the search's own
+        assert all("upkeep" not in a for a in asked[2:]), asked
+    asked.clear()
+    with MemoryEngine.open(tmp_path / "data", embedder=embedder) as eng:
+        eng.search("购买冰箱的价款", case_id=case, k=5)
+        assert eng.wait_for_index_upkeep(120)
+        assert all("upkeep" not in a for a in asked), asked
+
+
 # -- storage ------------------------------------------------------------------------------
 
 
