@@ -713,7 +713,10 @@ class NoteIndex:
             table.drop_index(f"vector_ivf_sq_p{old}")
         self._ann_partitions = wanted
         self._ann_segments = 1
-        self._unpruned_upkeeps += 1  # the replaced index's files go at the next prune
+        # One index over all the fragments lets the compaction merge them (the segments kept
+        # it from it), and that matters for recall: at 50k, right after a rebuild over 10
+        # fragments the final top 10's recall@10 vs exact was 0.95-0.99, compacted 1.000
+        self._optimize_and_prune()
 
     @staticmethod
     def _segments(table, partitions: int) -> int:

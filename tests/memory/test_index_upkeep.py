@@ -275,6 +275,7 @@ def test_the_vector_index_is_kept_in_one_segment(tmp_path, embedder, monkeypatch
             eng.add_notes([{"content": c, "case_id": case} for c in texts])
             assert eng.wait_for_index_upkeep(300)
             assert _segments(eng) == 1
+            assert _table(eng).stats()["fragment_stats"]["num_fragments"] == 1  # compacted
             hits = eng.search(texts[6], case_id=case, k=3)
             assert texts[6] in [h.note.content for h in hits]
         # writes without a pause: segments pile up to the cap, not beyond
