@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from desktop_app.core.errors import InvalidInputError, NoteNotFoundError
@@ -444,7 +445,20 @@ class NotesRepository:
         rows = self._store.query(
             "SELECT * FROM note_history WHERE note_id = ? ORDER BY id", (note_id,)
         )
-        return [row_to_history(r) for r in rows]
+        entries = [row_to_history(r) for r in rows]
+        # A "created" row is stored without its ``after`` (see ingest): the note as created
+        # is the next change's ``before``, or the note as it is now when nothing changed since.
+        for i, entry in enumerate(entries):
+            if entry.action != "created" or entry.after is not None:
+                continue
+            later = next((e.before for e in entries[i + 1 :] if e.before is not None), None)
+            if later is None:
+                try:
+                    later = note_snapshot(self.get(note_id))
+                except NoteNotFoundError:
+                    later = None
+            entries[i] = replace(entry, after=later)
+        return entries
 
     # -- links ---------------------------------------------------------------------------
 

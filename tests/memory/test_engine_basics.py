@@ -193,3 +193,26 @@ def test_created_at_is_kept(engine):
     when = datetime(2024, 3, 15, 10, 0, tzinfo=UTC)
     note = engine.add_note("购买笔记本电脑", created_at=when, source="msg-1").note
     assert note.created_at == when and note.source == "msg-1"
+
+
+def test_created_history_row_keeps_no_second_copy_of_the_note(engine):
+    import sqlite3
+
+    case = engine.create_case("c")
+    note = engine.add_note("原告于2024年3月1日签收货物", case_id=case.id).note
+    db = sqlite3.connect(engine.data_dir / "lexmem.sqlite3")
+    try:
+        stored = db.execute(
+            "SELECT action, after FROM note_history WHERE note_id = ?", (note.id,)
+        ).fetchall()
+    finally:
+        db.close()
+    assert stored == [("created", None)]  # the note row is the only copy of its text
+    # read back, the created row still shows the note as it was created ...
+    assert engine.note_history(note.id)[0].after["content"] == "原告于2024年3月1日签收货物"
+    engine.update_note(note.id, content="原告于2024年3月2日签收货物")
+    history = engine.note_history(note.id)
+    # ... also after a later change: then it is that change's "before"
+    assert [h.action for h in history] == ["created", "updated"]
+    assert history[0].after["content"] == "原告于2024年3月1日签收货物"
+    assert history[1].after["content"] == "原告于2024年3月2日签收货物"
