@@ -121,17 +121,34 @@ def _text_columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
     return out
 
 
-def _rows_with(conn: sqlite3.Connection, table: str, cols: list[str], needle: str) -> list[int]:
-    """rowids of ``table`` with ``needle`` in any column (exact substring, not LIKE: no
-    wildcards, no ASCII-only case folding)."""
-    cond = " OR ".join(f'instr(CAST("{c}" AS TEXT), ?) > 0' for c in cols)
+def _row_key(conn: sqlite3.Connection, table: str) -> list[str]:
+    """The columns that name one row of ``table``: its rowid, or for a WITHOUT ROWID table
+    (links, since migration 0012) its primary key."""
     try:
-        return [
-            r[0]
-            for r in conn.execute(f'SELECT rowid FROM "{table}" WHERE {cond}', [needle] * len(cols))
-        ]
-    except sqlite3.OperationalError:  # a WITHOUT ROWID table: none in our schema
-        return []
+        conn.execute(f'SELECT rowid FROM "{table}" LIMIT 0')
+        return ["rowid"]
+    except sqlite3.OperationalError:
+        info = conn.execute(f'PRAGMA table_info("{table}")').fetchall()
+        return [r[1] for r in sorted((r for r in info if r[5]), key=lambda r: r[5])]
+
+
+def _key_sql(key: list[str]) -> str:
+    return ", ".join(f'"{c}"' if c != "rowid" else c for c in key)
+
+
+def _rows_with(
+    conn: sqlite3.Connection, table: str, cols: list[str], needle: str, key: list[str]
+) -> list[tuple]:
+    """The keys (see :func:`_row_key`) of the rows of ``table`` with ``needle`` in any column
+    (exact substring, not LIKE: no wildcards, no ASCII-only case folding)."""
+    cond = " OR ".join(f'instr(CAST("{c}" AS TEXT), ?) > 0' for c in cols)
+    sql = f'SELECT {_key_sql(key)} FROM "{table}" WHERE {cond}'
+    return [tuple(r) for r in conn.execute(sql, [needle] * len(cols))]
+
+
+def _delete_rows(conn: sqlite3.Connection, table: str, key: list[str], rows: list[tuple]) -> None:
+    where = " AND ".join(f"{c} = ?" if c == "rowid" else f'"{c}" = ?' for c in key)
+    conn.executemany(f'DELETE FROM "{table}" WHERE {where}', rows)
 
 
 def _holds(path: Path, needles: Iterable[str]) -> bool:
@@ -171,7 +188,7 @@ def _purge_by(conn: sqlite3.Connection, note_id: str | None, text: str | None) -
         ids |= {r[0] for r in conn.execute("SELECT id FROM notes WHERE id = ?", (note_id,))}
     columns = _text_columns(conn)
     if text:
-        for rowid in _rows_with(conn, "notes", columns.get("notes", []), text):
+        for (rowid,) in _rows_with(conn, "notes", columns.get("notes", []), text, ["rowid"]):
             ids |= {r[0] for r in conn.execute("SELECT id FROM notes WHERE rowid = ?", (rowid,))}
     gone = _note_texts(conn, ids)
     if text:
@@ -185,8 +202,8 @@ def _purge_by(conn: sqlite3.Connection, note_id: str | None, text: str | None) -
         for table, cols in columns.items():
             if table in _KEEP_TABLES or table == "notes":
                 continue
-            rowids = _rows_with(conn, table, cols, text)
-            conn.executemany(f'DELETE FROM "{table}" WHERE rowid = ?', [(r,) for r in rowids])
+            key = _row_key(conn, table)
+            _delete_rows(conn, table, key, _rows_with(conn, table, cols, text, key))
     return removed, gone
 
 

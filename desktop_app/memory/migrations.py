@@ -297,6 +297,32 @@ MIGRATIONS: tuple[Migration, ...] = (
         "",
         fold_existing,
     ),
+    (
+        # issue 18 (disk): links keyed by their pair alone.  A rowid table kept each link
+        # twice, once in the table and once in the primary key's automatic index (together
+        # 50 MB of 223 at 50k notes in one case); WITHOUT ROWID stores the row in the key's
+        # b-tree.  Same columns, same rows.
+        "0012_links_keyed_by_pair",
+        """
+        CREATE TABLE links_by_pair (
+            src TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            dst TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            strength REAL NOT NULL DEFAULT 1.0,
+            reason TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL,
+            label TEXT,
+            resolved_at TEXT,
+            PRIMARY KEY (src, dst, kind)
+        ) WITHOUT ROWID;
+        INSERT INTO links_by_pair (src, dst, kind, strength, reason, created_at, label, resolved_at)
+            SELECT src, dst, kind, strength, reason, created_at, label, resolved_at FROM links;
+        DROP TABLE links;
+        ALTER TABLE links_by_pair RENAME TO links;
+        CREATE INDEX links_dst ON links (dst);
+        CREATE INDEX links_open_conflicts ON links (src) WHERE kind = 'conflict' AND resolved_at IS NULL;
+        """,
+    ),
 )
 
 

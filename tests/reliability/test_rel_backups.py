@@ -251,3 +251,27 @@ def test_forget_reaches_every_backup_and_says_which_still_hold_it(engine):
         assert _rows(b.path, "SELECT COUNT(*) FROM notes") == [(3,)]
     assert _rows(third.path, "SELECT COUNT(*) FROM messages") == [(0,)]
     assert _rows(third.path, "SELECT COUNT(*) FROM conversations") == [(1,)]
+
+
+def test_a_purge_by_text_reaches_a_link_that_quotes_it(engine):
+    # links are a WITHOUT ROWID table (migration 0012): a purge that looked rows up by rowid
+    # found none there and left the quoted text in the copy
+    case = engine.create_case("链接")
+    _fill(engine, case.id)
+    a, b = (engine.add_note(t, case_id=case.id).note for t in ("证人赵六出庭作证", "证人证言笔录"))
+    engine.link_notes(a.id, b.id, reason=f"两者都提到{SECRET}")
+    mgr = BackupManager(engine, keep=5)
+    copy = mgr.snapshot("manual")
+    assert mgr.find_in_backups("Vellichor") == [copy.path]
+
+    report = mgr.purge_from_backups(text=SECRET)
+    assert report.complete and report.purged == [copy.path]
+    assert b"Vellichor" not in copy.path.read_bytes()
+    assert _rows(copy.path, "PRAGMA integrity_check") == [("ok",)]
+    # only the link that quoted the text went; both notes stay
+    assert _rows(copy.path, f"SELECT COUNT(*) FROM notes WHERE id IN ('{a.id}', '{b.id}')") == [
+        (2,)
+    ]
+    assert _rows(
+        copy.path, f"SELECT COUNT(*) FROM links WHERE src = '{a.id}' AND dst = '{b.id}'"
+    ) == [(0,)]
