@@ -10,13 +10,21 @@ core, and the batch waits for whichever finishes last (tests/benchmarks/README.m
 Small batches (a chat turn's notes, an edit) are built inline: starting the process costs
 ~1.5 s, paid once, in the background of the first large batch.  The process holds no data
 and touches no file: it gets texts and returns what was built from them.  If it cannot start
-or dies, the batch is built inline: slower, never lost.  It exits after a while unused.
+or dies, the batch is built inline: slower, never lost; after MAX_FAILURES it is not tried
+again in this process.  It exits after a while unused.
+
+A spawned process imports the parent's ``__main__`` again.  The app, its bundle (PyInstaller's
+``freeze_support``) and the tests are safe to import; a script whose top level does the work
+(no ``if __name__ == "__main__":``) would run a second time in the child, so under such a
+script every batch is built inline (:func:`main_module_is_safe`).
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import re
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -32,6 +40,11 @@ log = logging.getLogger(__name__)
 PROCESS_FROM = 64
 #: the helper process exits after this long without a batch (it holds jieba's dictionary)
 IDLE_SECONDS = 120.0
+#: after this many failures (could not start, died) the helper is not started again
+MAX_FAILURES = 2
+#: packages whose modules, run with ``python -m``, are known to import without side effects
+_SAFE_MAIN_PACKAGES = frozenset({"desktop_app", "tests", "pytest"})
+_MAIN_GUARD = re.compile(r"""^if\s+__name__\s*==\s*['"]__main__['"]\s*:""", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +77,27 @@ def build_all(drafts: Sequence[Draft]) -> list[Built]:
     return [build(d) for d in drafts]
 
 
+def main_module_is_safe() -> bool:
+    """Whether a spawned child can import this process's ``__main__`` without running the
+    program a second time."""
+    if getattr(sys, "frozen", False):
+        return True  # the bundle: freeze_support() hands the child straight to its worker
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None:  # python -m NAME: the child imports NAME (not a package's __main__)
+        name = spec.name or ""
+        if name.endswith("__main__") or name.split(".")[0] in _SAFE_MAIN_PACKAGES:
+            return True
+    path = getattr(main, "__file__", None)
+    if path is None:
+        return True  # an interactive session or python -c: nothing is imported again
+    try:
+        with open(path, encoding="utf-8", errors="replace") as source:
+            return _MAIN_GUARD.search(source.read()) is not None
+    except OSError:
+        return False
+
+
 def _warm_worker() -> None:
     construction.warm_up()  # jieba's dictionary loads while the parent embeds
 
@@ -87,6 +121,7 @@ class _Helper:
         self.fallbacks = 0
         #: batches whose construction came back from the helper
         self.used = 0
+        self.failures = 0
 
     def start_up(self, timeout: float = 60.0) -> bool:
         """Start the process now and wait until it is ready (the self-test, tests)."""
@@ -96,7 +131,15 @@ class _Helper:
         future.result(timeout)
         return self.ready
 
+    @property
+    def available(self) -> bool:
+        """The helper may be used: it has not failed too often, and a child can import the
+        main module safely."""
+        return self.failures < MAX_FAILURES and main_module_is_safe()
+
     def submit(self, drafts: Sequence[Draft]) -> Future[list[Built]] | None:
+        if not self.available:
+            return None
         with self._lock:
             if self._idle_timer is not None:
                 self._idle_timer.cancel()
@@ -114,6 +157,7 @@ class _Helper:
             except Exception:  # no process here (a sandbox, a broken pool): build inline
                 log.warning("construction helper unavailable; building inline", exc_info=True)
                 self.fallbacks += 1
+                self.failures += 1
                 self._discard_locked()
                 return None
             self._busy += 1
@@ -152,6 +196,7 @@ class _Helper:
     def broken(self) -> None:
         with self._lock:
             self.fallbacks += 1
+            self.failures += 1
             self._discard_locked()
 
     @property

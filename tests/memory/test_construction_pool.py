@@ -5,7 +5,12 @@ batch never starts a process, and a helper that cannot start or dies costs time,
 from __future__ import annotations
 
 import multiprocessing
+import subprocess
+import sys
+import textwrap
+import types
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -32,10 +37,13 @@ def _constructed(note) -> tuple:
 
 
 @pytest.fixture
-def fresh_helper():
+def fresh_helper(monkeypatch):
+    """A helper of its own (no failures counted by an earlier test), stopped afterwards."""
     construction_pool.helper.stop()
-    yield construction_pool.helper
-    construction_pool.helper.stop()
+    helper = construction_pool._Helper()
+    monkeypatch.setattr(construction_pool, "helper", helper)
+    yield helper
+    helper.stop()
 
 
 @pytest.fixture
@@ -53,9 +61,7 @@ def test_a_large_batch_is_built_in_the_helper_exactly_as_inline(engine, ready_he
     assert ready_helper.fallbacks == fallbacks
     for result, item in zip(added, items, strict=True):
         note = result.note
-        inline = construction_pool.build(
-            Draft(item["content"], None, local_date(note.created_at))
-        )
+        inline = construction_pool.build(Draft(item["content"], None, local_date(note.created_at)))
         assert note.keywords == inline.construction.keywords
         assert note.category == inline.construction.category
         assert note.event_date == inline.construction.event_date
@@ -124,3 +130,92 @@ def test_build_resolves_relative_dates_against_the_day_written():
     built = construction_pool.build(Draft("昨天对方律师称已经退款", None, date(2024, 3, 1)))
     assert built.construction.event_date == "2024-02-29"
     assert built.written_terms
+
+
+def test_after_repeated_failures_the_helper_is_not_started_again(engine, fresh_helper, monkeypatch):
+    tries = []
+
+    def no_processes(method=None):
+        tries.append(method)
+        raise OSError("process creation refused")
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_processes)
+    case = engine.create_case("屡败")
+    for round_ in range(construction_pool.MAX_FAILURES + 2):
+        added = engine.add_notes(
+            [{**i, "case_id": case.id} for i in _batch(PROCESS_FROM, f"败{round_}-")]
+        )
+        assert [r.action for r in added] == ["added"] * PROCESS_FROM
+    # each failed start cost a batch its overlap; after MAX_FAILURES no more process starts
+    assert len(tries) == construction_pool.MAX_FAILURES
+    assert not fresh_helper.available and not fresh_helper.running
+
+
+def _main_module(monkeypatch, name: str | None, path: Path | None) -> None:
+    main = types.ModuleType("__main__")
+    if name is not None:
+        main.__spec__ = types.SimpleNamespace(name=name)
+    else:
+        main.__spec__ = None
+    if path is not None:
+        main.__file__ = str(path)
+    monkeypatch.setitem(sys.modules, "__main__", main)
+
+
+def test_the_helper_runs_only_under_a_main_module_that_a_child_can_import(tmp_path, monkeypatch):
+    guarded, unguarded = tmp_path / "guarded.py", tmp_path / "unguarded.py"
+    guarded.write_text('import sys\n\nif __name__ == "__main__":\n    sys.exit(0)\n')
+    unguarded.write_text("from desktop_app.memory import MemoryEngine\nMemoryEngine.open('x')\n")
+    cases = [
+        (None, guarded, True),  # a script that keeps its work under the main guard
+        (None, unguarded, False),  # a script that would run again in the child
+        (None, tmp_path / "gone.py", False),  # a script that cannot be read
+        (None, None, True),  # python -c, or an interactive session
+        ("pytest.__main__", None, True),  # python -m pytest
+        ("desktop_app.__main__", None, True),  # python -m desktop_app
+        ("tests.benchmarks.bench_perf", None, True),  # the benchmarks
+        ("someone.tool", unguarded, False),  # python -m a module that does its work on import
+    ]
+    for name, path, expected in cases:
+        _main_module(monkeypatch, name, path)
+        assert construction_pool.main_module_is_safe() is expected, (name, path)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert construction_pool.main_module_is_safe()  # the bundle: freeze_support
+
+
+def test_a_script_without_a_main_guard_runs_once(tmp_path):
+    """Before the rule, a spawned helper imported the script again: its top level opened
+    the engine and imported the batch once more in the child, and again in the child's."""
+    runs = tmp_path / "runs.txt"
+    script = tmp_path / "import_script.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            from pathlib import Path
+
+            from desktop_app.memory import MemoryEngine, construction_pool
+
+            with open({str(runs)!r}, "a") as f:
+                f.write("run\\n")
+            with MemoryEngine.open(Path({str(tmp_path / "data")!r})) as eng:
+                case = eng.create_case("脚本")
+                for round_ in range(3):
+                    eng.add_notes(
+                        [
+                            {{"content": f"第{{round_}}批第{{i}}条：原告于2024年3月{{i % 28 + 1}}日付款",
+                              "case_id": case.id}}
+                            for i in range(construction_pool.PROCESS_FROM)
+                        ]
+                    )
+                print(len(eng.list_notes(case_id=case.id)), construction_pool.helper.started)
+            """
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert runs.read_text().splitlines() == ["run"]
+    notes, started = map(int, done.stdout.split())
+    assert notes == 3 * construction_pool.PROCESS_FROM and started == 0
