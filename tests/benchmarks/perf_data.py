@@ -48,22 +48,33 @@ def texts(n: int, seed: int = 7) -> list[str]:
     out: list[str] = []
     for i in range(n):
         if i % 2 == 0:
-            tpl = rng.choice(_EVENTS)
-            day = f"{rng.randint(2019, 2025)}年{rng.randint(1, 12)}月{rng.randint(1, 28)}日"
-            out.append(
-                tpl.format(
-                    p=rng.choice(_PEOPLE),
-                    g=rng.choice(_GOODS),
-                    d=day,
-                    a=rng.randint(500, 99999),
-                    b=rng.randint(100, 9999),
-                    n=rng.randint(1, 60),
-                )
-                + f"（记录{i}）"
-            )
+            out.append(_legal_note(rng, i))
         else:
             out.append(f"{rng.choice(english)} (note {i})")
     return out
+
+
+def legal_texts(n: int, seed: int = 7) -> list[str]:
+    """n Chinese legal notes from the same templates, without the LoCoMo half (which needs
+    the dataset beside the checkout)."""
+    rng = random.Random(seed)
+    return [_legal_note(rng, i) for i in range(n)]
+
+
+def _legal_note(rng: random.Random, i: int) -> str:
+    tpl = rng.choice(_EVENTS)
+    day = f"{rng.randint(2019, 2025)}年{rng.randint(1, 12)}月{rng.randint(1, 28)}日"
+    return (
+        tpl.format(
+            p=rng.choice(_PEOPLE),
+            g=rng.choice(_GOODS),
+            d=day,
+            a=rng.randint(500, 99999),
+            b=rng.randint(100, 9999),
+            n=rng.randint(1, 60),
+        )
+        + f"（记录{i}）"
+    )
 
 
 def queries(n: int, seed: int = 11) -> list[str]:
