@@ -46,6 +46,7 @@ from desktop_app.memory.jobs import ENRICH, JobCounts, JobQueue
 from desktop_app.memory.maintenance_proposals import MaintenanceProposals
 from desktop_app.memory.notes_repository import NotesRepository
 from desktop_app.memory.passage_index import PASSAGES_TABLE, PassageIndexSync
+from desktop_app.memory.prefetch import Planned, Prefetch, unguarded
 from desktop_app.memory.ranking import FusionParams
 from desktop_app.memory.search import Search
 from desktop_app.memory.store import Store
@@ -127,6 +128,7 @@ class MemoryEngine:
         self._embedder = embedder
         self._closed = False
         self._lock: FolderLock | None = None
+        self._prefetch: Prefetch | None = None
         self._runner: JobRunner | None = None
         self._backups: BackupManager | None = None
         self._changes = ChangeRecorder()
@@ -239,7 +241,20 @@ class MemoryEngine:
         except BaseException:
             store.close_quietly()
             raise
+        engine._prefetch = Prefetch(engine._prefetch_plan).start()
         return engine
+
+    def _prefetch_plan(self) -> Iterator[Planned]:
+        """The database, then the notes' and the passages' index files (prefetch.py)."""
+        yield self.data_dir / DB_FILE, unguarded
+        yield from self._index.prefetch_plan()
+        if self._passage_sync is not None:
+            yield from self._passage_sync.index.prefetch_plan()
+
+    @property
+    def prefetch(self) -> Prefetch | None:
+        """The cache warm-up started by the open (None for a read-only engine)."""
+        return self._prefetch
 
     @classmethod
     def _open_read_only(
@@ -268,6 +283,8 @@ class MemoryEngine:
         if self._closed:
             return
         self._closed = True
+        if self._prefetch is not None:
+            self._prefetch.stop()
         self.stop_background_work()
         try:
             try:

@@ -38,6 +38,7 @@ import numpy as np
 
 from desktop_app.core.errors import StorageError
 from desktop_app.memory.index_upkeep import IndexUpkeep
+from desktop_app.memory.prefetch import Planned, files_under
 from desktop_app.memory.scope import index_filter, quote_ids, scope_key
 from desktop_app.memory.vector_cache import VectorCache
 
@@ -595,6 +596,12 @@ class NoteIndex:
             elif task == "warm":
                 self._warm()
         self._notify()
+
+    def prefetch_plan(self) -> list[Planned]:
+        """This table's files for the cache warm-up after an open (prefetch.py), each read
+        under the file guard (a removal of old versions waits for it)."""
+        table_dir = self.folder / f"{self.table_name}.lance"
+        return [(p, self._files.shared) for p in files_under(table_dir)]
 
     def _warm(self) -> None:
         """One throwaway full-text search and one vector search through every partition of
