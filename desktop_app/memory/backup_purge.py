@@ -132,8 +132,8 @@ def _row_key(conn: sqlite3.Connection, table: str) -> list[str]:
         return [r[1] for r in sorted((r for r in info if r[5]), key=lambda r: r[5])]
 
 
-def _key_sql(key: list[str]) -> str:
-    return ", ".join(f'"{c}"' if c != "rowid" else c for c in key)
+def _column_sql(column: str) -> str:
+    return column if column == "rowid" else f'"{column}"'
 
 
 def _rows_with(
@@ -142,12 +142,12 @@ def _rows_with(
     """The keys (see :func:`_row_key`) of the rows of ``table`` with ``needle`` in any column
     (exact substring, not LIKE: no wildcards, no ASCII-only case folding)."""
     cond = " OR ".join(f'instr(CAST("{c}" AS TEXT), ?) > 0' for c in cols)
-    sql = f'SELECT {_key_sql(key)} FROM "{table}" WHERE {cond}'
+    sql = f'SELECT {", ".join(map(_column_sql, key))} FROM "{table}" WHERE {cond}'
     return [tuple(r) for r in conn.execute(sql, [needle] * len(cols))]
 
 
 def _delete_rows(conn: sqlite3.Connection, table: str, key: list[str], rows: list[tuple]) -> None:
-    where = " AND ".join(f"{c} = ?" if c == "rowid" else f'"{c}" = ?' for c in key)
+    where = " AND ".join(f"{_column_sql(c)} = ?" for c in key)
     conn.executemany(f'DELETE FROM "{table}" WHERE {where}', rows)
 
 
@@ -188,8 +188,7 @@ def _purge_by(conn: sqlite3.Connection, note_id: str | None, text: str | None) -
         ids |= {r[0] for r in conn.execute("SELECT id FROM notes WHERE id = ?", (note_id,))}
     columns = _text_columns(conn)
     if text:
-        for (rowid,) in _rows_with(conn, "notes", columns.get("notes", []), text, ["rowid"]):
-            ids |= {r[0] for r in conn.execute("SELECT id FROM notes WHERE rowid = ?", (rowid,))}
+        ids |= {i for (i,) in _rows_with(conn, "notes", columns.get("notes", []), text, ["id"])}
     gone = _note_texts(conn, ids)
     if text:
         gone.add(text)

@@ -21,6 +21,7 @@ script every batch is built inline (:func:`main_module_is_safe`).
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
 import re
@@ -91,6 +92,12 @@ def main_module_is_safe() -> bool:
     path = getattr(main, "__file__", None)
     if path is None:
         return True  # an interactive session or python -c: nothing is imported again
+    return _has_main_guard(path)
+
+
+@functools.lru_cache(maxsize=8)
+def _has_main_guard(path: str) -> bool:
+    """Read once per script (asked at every large batch)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as source:
             return _MAIN_GUARD.search(source.read()) is not None

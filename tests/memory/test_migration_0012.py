@@ -4,21 +4,11 @@ one b-tree instead of the table plus its primary key's automatic index."""
 from __future__ import annotations
 
 import shutil
-import sqlite3
-from pathlib import Path
 
 from desktop_app.memory import MemoryEngine
+from tests.memory.test_migration_0004 import FIXTURE, _rows
 
-FIXTURE = Path(__file__).parent / "fixtures" / "v0003_folder"
 COLUMNS = "src, dst, kind, strength, reason, created_at, label, resolved_at"
-
-
-def _rows(db: Path, sql: str) -> list[tuple]:
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 def test_an_old_folder_keeps_every_link_in_a_table_keyed_by_its_pair(tmp_path, embedder):
