@@ -63,6 +63,10 @@ UPKEEP_PRUNE_EVERY = 4
 #: exact search is fast (≈ 10–25 ms at 10k notes) and an index with a prefilter misses notes
 #: (recall@10 0.87–0.94 at 10k); measured in tests/benchmarks/bench_perf.py.
 ANN_MIN_SCOPE = 20_000
+#: up to this many rows, the first search of a small scope reads the whole table once and
+#: keeps every case's scope (vector_cache.VectorCache.fill_cases): 10k rows take ~0.1 s to
+#: read and ~20 MB to keep, where each case's first search through LanceDB costs ~20 ms
+KEEP_ALL_CASES_ROWS = 20_000
 #: IVF partitions: one per this many rows (at least 16); rebuilt when the table doubles
 ANN_ROWS_PER_PARTITION = 400
 #: share of the partitions probed for a scope holding the whole table (more for a smaller
@@ -882,13 +886,27 @@ class NoteIndex:
                     return
                 if self._scope_size(table, where) >= ANN_MIN_SCOPE:
                     return  # large scopes go through the vector index, not memory
-                arrow = self._read(lambda t: self._scan(t, ["id", "vector"], where))
+                whole = table.count_rows() <= KEEP_ALL_CASES_ROWS
+                columns = ["id", "vector", "terms"] + (["case_id", "status"] if whole else [])
+                arrow = self._read(lambda t: self._scan(t, columns, None if whole else where))
                 if arrow is None:
                     return
                 flat = arrow.column("vector").combine_chunks().flatten()
                 flat = flat.to_numpy(zero_copy_only=False)
                 matrix = flat.reshape(arrow.num_rows, self.dim).astype(np.float32, copy=False)
-                self._vectors.fill(where, arrow.column("id").to_pylist(), matrix)
+                ids = arrow.column("id").to_pylist()
+                terms = arrow.column("terms").to_pylist()
+                if whole:
+                    self._vectors.fill_cases(
+                        where,
+                        ids,
+                        arrow.column("case_id").to_pylist(),
+                        arrow.column("status").to_pylist(),
+                        matrix,
+                        terms,
+                    )
+                else:
+                    self._vectors.fill(where, ids, matrix, terms)
         except Exception:  # an optimisation: LanceDB keeps answering
             log.debug("could not keep the vectors of %s in memory", where, exc_info=True)
         finally:
@@ -896,10 +914,15 @@ class NoteIndex:
 
     @_guarded(list)
     def text_search(self, terms: str, where: str, limit: int) -> list[tuple[str, float]]:
-        """(id, BM25 score), best first; an empty term list finds nothing."""
+        """(id, BM25 score), best first; an empty term list finds nothing.  From memory for
+        the scopes whose vectors are kept (see bm25.py), else from LanceDB's index."""
         if not self._fts_ready or not terms.strip() or limit <= 0:
             return []
         self._warm_due = False
+        if self._vectors is not None:
+            kept = self._vectors.text_search(where, terms, limit)
+            if kept is not None:
+                return kept
         rows = self._read(
             lambda table: (
                 table.search(terms, query_type="fts", fts_columns="terms")

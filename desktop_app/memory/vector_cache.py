@@ -1,4 +1,5 @@
-"""Exact vector search of small scopes from memory, kept in step with the index's writes.
+"""Exact vector and full-text search of small scopes from memory, kept in step with the
+index's writes.
 
 Why: LanceDB's flat vector search costs 15–30 ms whatever the scope (17 ms for 1,000 rows on
 these machines: fixed costs of planning and scanning), more than the rest of a search
@@ -11,6 +12,12 @@ index makes (``NoteIndex`` calls :meth:`VectorCache.apply` under its write lock)
 exact at all times.  Entries are dropped least recently used beyond a memory budget, and all
 at once when the table is reset.  Readers work on a snapshot of an entry's arrays: a write
 that lands meanwhile is either fully in a later search or not in this one.
+
+Each entry also keeps its rows' full-text postings (bm25.py), so a kept scope's text search
+never reaches LanceDB either: its fixed ~4–6 ms was the critical path of a search at 1k
+notes, while the postings answer in well under a millisecond.  The postings change in place,
+so text readers and writers of one entry take its ``text_lock`` (held for a fraction of a
+millisecond).
 """
 
 from __future__ import annotations
@@ -18,14 +25,16 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections import OrderedDict
+from array import array
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 import numpy as np
 
+from desktop_app.memory import bm25
 from desktop_app.memory.blas import one_blas_thread
-from desktop_app.memory.scope import scope_key
+from desktop_app.memory.scope import index_filter, scope_key
 
 #: memory for all kept scopes together (~32k notes of 512 dimensions)
 BUDGET_BYTES = 64 * 1024 * 1024
@@ -38,6 +47,7 @@ class Written(Protocol):
     id: str
     case_id: str | None
     status: str
+    terms: str
     vector: np.ndarray
 
 
@@ -66,10 +76,21 @@ class _Scope:
             np.zeros(0, dtype=bool),
         )
         self.used_at = time.monotonic()
+        #: guards the text part below and every change of ``row_of`` and ``state``
+        self.text_lock = threading.Lock()
+        #: term -> (rows, term frequencies); rows of removed notes stay until a repack
+        #: (``valid`` masks them)
+        self.postings: dict[str, tuple[array, array]] = {}
+        self.postings_count = 0
+        #: tokens per row (parallel to the matrix) and the totals over the valid rows
+        self.lengths = np.zeros(0, dtype=np.int32)
+        self.live_rows = 0
+        self.live_length = 0
 
     @property
     def nbytes(self) -> int:
-        return self.state[1].nbytes
+        # the postings: 6 bytes a posting plus a dictionary entry and two arrays per term
+        return self.state[1].nbytes + 6 * self.postings_count + 200 * len(self.postings)
 
     def admits(self, row: Written) -> bool:
         return scope_key(row.case_id) in self.keys and (
@@ -77,27 +98,54 @@ class _Scope:
         )
 
     def remove(self, ids: Iterable[str]) -> None:
-        valid = self.state[2]
-        for note_id in ids:
-            row = self.row_of.pop(note_id, None)
-            if row is not None:
-                valid[row] = False
+        with self.text_lock:
+            valid = self.state[2]
+            for note_id in ids:
+                row = self.row_of.pop(note_id, None)
+                if row is not None:
+                    valid[row] = False
+                    self.live_rows -= 1
+                    self.live_length -= int(self.lengths[row])
 
-    def append(self, new_ids: Sequence[str], vectors: np.ndarray) -> None:
+    def append(self, new_ids: Sequence[str], vectors: np.ndarray, terms: Sequence[str]) -> None:
         if not len(new_ids):
             return
-        ids, matrix, valid = self.state
-        n = len(ids)
-        if n + len(new_ids) > len(matrix) or int(valid[:n].sum()) < n // 2:
-            ids, matrix, valid = self._repack(n + len(new_ids))
+        self.append_counted(new_ids, vectors, [bm25.term_counts(t) for t in terms])
+
+    def append_counted(
+        self,
+        new_ids: Sequence[str],
+        vectors: np.ndarray,
+        counted: Sequence[tuple[Counter[str], int]],
+    ) -> None:
+        """``append`` with each row's terms already counted (``bm25.term_counts``)."""
+        if not len(new_ids):
+            return
+        with self.text_lock:
+            ids, matrix, valid = self.state
             n = len(ids)
-        matrix[n : n + len(new_ids)] = vectors
-        self.row_of.update((note_id, n + i) for i, note_id in enumerate(new_ids))
-        ids.extend(new_ids)
-        valid[n : n + len(new_ids)] = True
+            if n + len(new_ids) > len(matrix) or int(valid[:n].sum()) < n // 2:
+                ids, matrix, valid = self._repack(n + len(new_ids))
+                n = len(ids)
+            matrix[n : n + len(new_ids)] = vectors
+            for row, (counts, length) in enumerate(counted, start=n):
+                self.lengths[row] = length
+                self.live_length += length
+                for term, tf in counts.items():
+                    rows_tfs = self.postings.get(term)
+                    if rows_tfs is None:
+                        rows_tfs = self.postings[term] = (array("i"), array("H"))
+                    rows_tfs[0].append(row)
+                    rows_tfs[1].append(min(tf, 0xFFFF))
+                self.postings_count += len(counts)
+            self.live_rows += len(new_ids)
+            self.row_of.update((note_id, n + i) for i, note_id in enumerate(new_ids))
+            ids.extend(new_ids)
+            valid[n : n + len(new_ids)] = True
 
     def _repack(self, needed: int) -> tuple[list[str], np.ndarray, np.ndarray]:
-        """New arrays (readers keep the old ones): live rows packed, room for 25 % more."""
+        """New arrays (vector readers keep the old ones): live rows packed, room for 25 %
+        more; the postings renumbered to match (under ``text_lock``)."""
         ids, matrix, valid = self.state
         keep = np.flatnonzero(valid[: len(ids)])
         capacity = max(16, int((len(keep) + needed - len(ids)) * 1.25))
@@ -106,9 +154,59 @@ class _Scope:
         new_ids = [ids[i] for i in keep]
         new_valid = np.zeros(capacity, dtype=bool)
         new_valid[: len(keep)] = True
+        new_lengths = np.zeros(capacity, dtype=np.int32)
+        new_lengths[: len(keep)] = self.lengths[keep]
+        self._renumber_postings(keep, len(ids))
+        self.lengths = new_lengths
         self.row_of = {note_id: i for i, note_id in enumerate(new_ids)}
         self.state = (new_ids, new_matrix, new_valid)
         return self.state
+
+    def _renumber_postings(self, keep: np.ndarray, rows: int) -> None:
+        new_row = np.full(max(rows, 1), -1, dtype=np.int64)
+        new_row[keep] = np.arange(len(keep))
+        postings: dict[str, tuple[array, array]] = {}
+        count = 0
+        for term, (old_rows, tfs) in self.postings.items():
+            renumbered = new_row[np.array(old_rows, dtype=np.int64)]
+            kept = renumbered >= 0
+            if kept.any():
+                postings[term] = (
+                    array("i", renumbered[kept].astype(np.int32).tobytes()),
+                    array("H", np.array(tfs, dtype=np.uint16)[kept].tobytes()),
+                )
+                count += int(kept.sum())
+        self.postings = postings
+        self.postings_count = count
+
+    def text_search(self, terms: str, limit: int) -> list[tuple[str, float]]:
+        """(id, BM25 score) best first, like the index's full-text search (see bm25.py)."""
+        query = bm25.query_counts(terms)
+        with self.text_lock:
+            ids, _matrix, valid = self.state
+            docs = self.live_rows
+            if not query or docs <= 0 or limit <= 0:
+                return []
+            average = max(self.live_length / docs, 1e-9)
+            scores = np.zeros(len(ids), dtype=np.float64)
+            for term, times in query:
+                posted = self.postings.get(term)
+                if posted is None:
+                    continue
+                rows = np.array(posted[0], dtype=np.int64)
+                live = valid[rows]
+                rows = rows[live]
+                if not len(rows):
+                    continue
+                tf = np.array(posted[1], dtype=np.float64)[live]
+                norm = bm25.K1 * (1.0 - bm25.B + bm25.B * self.lengths[rows] / average)
+                weight = times * bm25.idf(docs, len(rows))
+                scores[rows] += weight * tf * (bm25.K1 + 1.0) / (tf + norm)
+        found = np.flatnonzero(scores > 0)
+        if len(found) > limit:
+            found = found[np.argpartition(-scores[found], limit - 1)[:limit]]
+        found = found[np.argsort(-scores[found], kind="stable")]
+        return [(ids[i], float(scores[i])) for i in found]
 
     def search(self, vector: np.ndarray, limit: int) -> list[tuple[str, float]]:
         ids, matrix, valid = self.state
@@ -141,24 +239,75 @@ class VectorCache:
             scope.used_at = time.monotonic()
         return scope.search(np.asarray(vector, dtype=np.float32), limit)
 
+    def text_search(self, where: str, terms: str, limit: int) -> list[tuple[str, float]] | None:
+        """(id, BM25 score) best first, or None when this filter is not kept."""
+        with self._lock:
+            scope = self._scopes.get(where)
+            if scope is None:
+                return None
+            self._scopes.move_to_end(where)
+            scope.used_at = time.monotonic()
+        return scope.text_search(terms, limit)
+
     def holds(self, where: str) -> bool:
         with self._lock:
             return where in self._scopes
 
-    def fill(self, where: str, ids: list[str], matrix: np.ndarray) -> bool:
+    def fill(self, where: str, ids: list[str], matrix: np.ndarray, terms: Sequence[str]) -> bool:
         """Keep the rows of ``where`` (read from the index with no write in between: the
         caller holds the index's write lock).  False if the filter cannot be kept."""
         parsed = parse_filter(where)
         if parsed is None or matrix.nbytes > self._budget:
             return False
         scope = _Scope(*parsed, self._dim)
-        scope.append(ids, matrix)
+        scope.append(ids, matrix, terms)
         with self._lock:
             self._scopes[where] = scope
             self._scopes.move_to_end(where)
             while sum(s.nbytes for s in self._scopes.values()) > self._budget:
                 self._scopes.popitem(last=False)
         return True
+
+    def fill_cases(
+        self,
+        where: str,
+        ids: list[str],
+        case_keys: Sequence[str],
+        statuses: Sequence[str],
+        matrix: np.ndarray,
+        terms: Sequence[str],
+    ) -> list[str]:
+        """Keep ``where`` and the search filter of every other case in these rows (the whole
+        table, read under the caller's write lock), as far as the budget allows: one read
+        instead of one per case, so a lawyer moving between many small cases finds each in
+        memory from its first search on.  Returns the filters now kept."""
+        wanted = [where, *sorted({index_filter(key) for key in set(case_keys) if key} - {where})]
+        counted = [bm25.term_counts(t) for t in terms]
+        keys = np.array([scope_key(k or None) for k in case_keys], dtype=object)
+        active = np.array([status == "active" for status in statuses], dtype=bool)
+        kept: list[str] = []
+        spent = 0
+        for candidate in wanted:
+            parsed = parse_filter(candidate)
+            if parsed is None:
+                continue
+            scope_keys, active_only = parsed
+            rows = np.flatnonzero(
+                np.isin(keys, list(scope_keys)) & (active if active_only else True)
+            )
+            spent += rows.size * matrix.shape[1] * 4
+            if spent > self._budget // 2 and kept:
+                break  # the rest are read one by one when they are searched
+            scope = _Scope(scope_keys, active_only, self._dim)
+            scope.append_counted([ids[i] for i in rows], matrix[rows], [counted[i] for i in rows])
+            with self._lock:
+                self._scopes[candidate] = scope
+            kept.append(candidate)
+        with self._lock:
+            self._scopes.move_to_end(where)
+            while sum(s.nbytes for s in self._scopes.values()) > self._budget:
+                self._scopes.popitem(last=False)
+        return kept
 
     def apply(self, written: Sequence[Written] = (), deleted: Sequence[str] = ()) -> None:
         """Bring every kept scope in step with a write of the index (called under its lock):
@@ -170,7 +319,11 @@ class VectorCache:
             scope.remove(gone)
             mine = [row for row in written if scope.admits(row)]
             if mine:
-                scope.append([r.id for r in mine], np.vstack([r.vector for r in mine]))
+                scope.append(
+                    [r.id for r in mine],
+                    np.vstack([r.vector for r in mine]),
+                    [r.terms for r in mine],
+                )
 
     def clear(self) -> None:
         with self._lock:
