@@ -21,6 +21,7 @@ their own statistics.)
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
@@ -56,7 +57,11 @@ def _stemmer():
     return snowballstemmer.stemmer("english")
 
 
-@lru_cache(maxsize=200_000)
+#: tokens the analysis leaves as they are (and need no room in _analysed's cache)
+_UNCHANGED = re.compile(r"^[0-9\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+$")
+
+
+@lru_cache(maxsize=65_536)
 def _analysed(token: str) -> str | None:
     """One whitespace-split term as the index keeps it, None when it is dropped."""
     if len(token.encode("utf-8")) >= MAX_TOKEN_BYTES:
@@ -80,6 +85,9 @@ def analyse(terms: str) -> list[str]:
     """The tokens the index keeps of an ``fts_text`` string (a note's or a query's)."""
     out = []
     for token in terms.split():
+        if _UNCHANGED.match(token) and len(token) < MAX_TOKEN_BYTES // 4:
+            out.append(token)  # CJK bigrams and numbers: nothing to stem, fold or stop
+            continue
         kept = _analysed(token)
         if kept is not None:
             out.append(kept)

@@ -64,9 +64,11 @@ UPKEEP_PRUNE_EVERY = 4
 #: (recall@10 0.87–0.94 at 10k); measured in tests/benchmarks/bench_perf.py.
 ANN_MIN_SCOPE = 20_000
 #: up to this many rows, the first search of a small scope reads the whole table once and
-#: keeps every case's scope (vector_cache.VectorCache.fill_cases): 10k rows take ~0.1 s to
+#: keeps every case's scope (vector_cache.VectorCache.build_cases): 10k rows take ~0.1 s to
 #: read and ~20 MB to keep, where each case's first search through LanceDB costs ~20 ms
 KEEP_ALL_CASES_ROWS = 20_000
+#: memory for the kept text of large scopes (~65 MB for 50k notes in one case)
+TEXT_BUDGET_BYTES = 160 * 1024 * 1024
 #: IVF partitions: one per this many rows (at least 16); rebuilt when the table doubles
 ANN_ROWS_PER_PARTITION = 400
 #: share of the partitions probed for a scope holding the whole table (more for a smaller
@@ -244,7 +246,14 @@ class NoteIndex:
         #: small scopes' vectors in memory, exact and in step with every write (a reader
         #: beside the app cannot see the app's writes: it always asks LanceDB)
         self._vectors = None if read_only else VectorCache(dim)
+        #: the text of large scopes (their vectors go through the ANN index): LanceDB's
+        #: full-text search costs 4-20 ms at 50k notes, the kept postings ~0.2 ms
+        self._texts = None if read_only else VectorCache(0, TEXT_BUDGET_BYTES)
+        #: the scopes being read into memory, and the filler thread (under ``_filling_lock``)
         self._filling: set[str] = set()
+        self._filling_lock = threading.Lock()
+        #: large scopes whose text the upkeep's next idle round keeps in memory
+        self._texts_wanted: set[str] = set()
         self._filler: ThreadPoolExecutor | None = None
         #: the owner starts the upkeep once it records versions (after its own reconcile)
         self._upkeep_started = False
@@ -356,7 +365,7 @@ class NoteIndex:
         if self._upkeep is not None:
             self._upkeep.stop()
         if self._filler is not None:
-            self._filler.shutdown(wait=True)
+            self._filler.shutdown(wait=True, cancel_futures=True)
         if not self.read_only:
             self.optimize()
 
@@ -397,6 +406,7 @@ class NoteIndex:
         self.generation += 1
         if self._vectors is not None:
             self._vectors.clear()
+            self._texts.clear()
         self._table = None
         self._fts_ready = False
         self._ann_partitions = None
@@ -506,6 +516,7 @@ class NoteIndex:
                 )
             if self._vectors is not None:
                 self._vectors.apply(written=rows)
+                self._texts.apply(written=rows)
             self._after_write(len(rows))
         self._notify()
 
@@ -520,6 +531,7 @@ class NoteIndex:
             _retry_conflicts(lambda: table.delete(f"id IN ({quote_ids(ids)})"))
             if self._vectors is not None:
                 self._vectors.apply(deleted=ids)
+                self._texts.apply(deleted=ids)
             self._after_write(len(ids))
         self._notify()
 
@@ -567,7 +579,8 @@ class NoteIndex:
 
     def upkeep_due(self, idle: bool) -> str | None:
         """What the background upkeep should do now: "optimize" (fold unindexed rows into
-        the indices, compact, drop old versions), "ann" (consider the vector index) or None.
+        the indices, compact, drop old versions), "ann" (consider the vector index), on idle
+        "merge", "prune", "keep" (a large scope's text into memory) and "warm", or None.
         ``idle``: nothing was written for a while, so even a few rows are worth folding in."""
         if self.read_only or self._table is None:
             return None
@@ -581,6 +594,8 @@ class NoteIndex:
             return "merge"
         if idle and self._unpruned_upkeeps:
             return "prune"
+        if idle and self._texts_wanted:
+            return "keep"
         if idle and self._warm_due:
             return "warm"
         return None
@@ -599,6 +614,11 @@ class NoteIndex:
                 self._prune()
             elif task == "warm":
                 self._warm()
+            elif task == "keep":
+                with self._filling_lock:
+                    wanted, self._texts_wanted = self._texts_wanted, set()
+                for where in sorted(wanted):
+                    self._keep(where, large_now=True)
         self._notify()
 
     def prefetch_plan(self) -> list[Planned]:
@@ -864,10 +884,16 @@ class NoteIndex:
         return [(i, 1.0 - float(d)) for i, d in zip(ids, dists, strict=True)]
 
     def _keep_later(self, where: str) -> None:
-        """Read a small scope's vectors into memory in the background (this search and the
-        ones until then ask LanceDB)."""
-        with self._lock:
-            if where in self._filling or self._table is None:
+        """Keep a scope in memory, in the background (see _keep; this search and the ones
+        until then ask LanceDB)."""
+        # not the write lock: a search must not wait for a write or for a scope being read
+        with self._filling_lock:
+            if (
+                where in self._filling
+                or where in self._texts_wanted
+                or self._table is None
+                or self._texts.holds(where)
+            ):
                 return
             self._filling.add(where)
             if self._filler is None:
@@ -876,41 +902,79 @@ class NoteIndex:
         try:
             filler.submit(self._keep, where)
         except RuntimeError:  # shut down: the index is closing
-            self._filling.discard(where)
+            with self._filling_lock:
+                self._filling.discard(where)
 
-    def _keep(self, where: str) -> None:
+    def _keep(self, where: str, *, large_now: bool = False) -> None:
+        """Keep a scope in memory: a small one whole (vectors and text, and with it every
+        case of a small table), a large one's text only (its vectors are searched through
+        the vector index).  Neither the read nor the analysis holds the write lock (reading
+        the text of 50k notes takes seconds in a new process); if a write landed meanwhile
+        the scope is read again, and after a few tries under the lock.
+
+        A large scope's text is read by the upkeep's next idle round (``large_now``), not at
+        its first search: in a new process that search also loads the embedder, and reading
+        and analysing 50k notes beside it made the first answer seconds later."""
         try:
-            with self._lock:  # no write between the read and the cache taking over
-                table = self._table
-                if table is None or self._vectors.holds(where):
+            for _attempt in range(3):
+                if self._build_kept(where, locked=False, large_now=large_now):
                     return
-                if self._scope_size(table, where) >= ANN_MIN_SCOPE:
-                    return  # large scopes go through the vector index, not memory
-                whole = table.count_rows() <= KEEP_ALL_CASES_ROWS
-                columns = ["id", "vector", "terms"] + (["case_id", "status"] if whole else [])
-                arrow = self._read(lambda t: self._scan(t, columns, None if whole else where))
-                if arrow is None:
-                    return
-                flat = arrow.column("vector").combine_chunks().flatten()
-                flat = flat.to_numpy(zero_copy_only=False)
-                matrix = flat.reshape(arrow.num_rows, self.dim).astype(np.float32, copy=False)
-                ids = arrow.column("id").to_pylist()
-                terms = arrow.column("terms").to_pylist()
-                if whole:
-                    self._vectors.fill_cases(
-                        where,
-                        ids,
-                        arrow.column("case_id").to_pylist(),
-                        arrow.column("status").to_pylist(),
-                        matrix,
-                        terms,
-                    )
-                else:
-                    self._vectors.fill(where, ids, matrix, terms)
+            with self._lock:
+                self._build_kept(where, locked=True, large_now=large_now)
         except Exception:  # an optimisation: LanceDB keeps answering
-            log.debug("could not keep the vectors of %s in memory", where, exc_info=True)
+            log.debug("could not keep the scope %s in memory", where, exc_info=True)
         finally:
-            self._filling.discard(where)
+            with self._filling_lock:
+                self._filling.discard(where)
+
+    def _build_kept(self, where: str, *, locked: bool, large_now: bool = False) -> bool:
+        """Read, build and keep ``where``'s entries.  False when a write landed between the
+        read and the keeping (never when ``locked``: the caller holds the write lock)."""
+        with self._lock:  # no write is half done once the lock is had: the generation holds
+            table = self._table
+            if table is None or self._vectors.holds(where) or self._texts.holds(where):
+                return True
+            large = self._scope_size(table, where) >= ANN_MIN_SCOPE
+            whole = not large and table.count_rows() <= KEEP_ALL_CASES_ROWS
+            generation = self.generation
+        if large and not large_now:
+            with self._filling_lock:
+                self._texts_wanted.add(where)
+            return True
+        columns = ["id", "terms"]
+        if not large:
+            columns.append("vector")
+        if whole:
+            columns += ["case_id", "status"]
+        arrow = self._read(lambda t: self._scan(t, columns, None if whole else where))
+        if arrow is None:
+            return True
+        ids = arrow.column("id").to_pylist()
+        terms = arrow.column("terms").to_pylist()
+        if large:
+            cache = self._texts
+            built = cache.build(where, ids, np.zeros((len(ids), 0), np.float32), terms)
+        else:
+            cache = self._vectors
+            flat = arrow.column("vector").combine_chunks().flatten()
+            flat = flat.to_numpy(zero_copy_only=False)
+            matrix = flat.reshape(arrow.num_rows, self.dim).astype(np.float32, copy=False)
+            if whole:
+                built = cache.build_cases(
+                    where,
+                    ids,
+                    arrow.column("case_id").to_pylist(),
+                    arrow.column("status").to_pylist(),
+                    matrix,
+                    terms,
+                )
+            else:
+                built = cache.build(where, ids, matrix, terms)
+        with self._lock:
+            if self.generation != generation or self._table is not table:
+                return locked
+            cache.install(built)
+        return True
 
     @_guarded(list)
     def text_search(self, terms: str, where: str, limit: int) -> list[tuple[str, float]]:
@@ -921,8 +985,11 @@ class NoteIndex:
         self._warm_due = False
         if self._vectors is not None:
             kept = self._vectors.text_search(where, terms, limit)
+            if kept is None:
+                kept = self._texts.text_search(where, terms, limit)
             if kept is not None:
                 return kept
+            self._keep_later(where)
         rows = self._read(
             lambda table: (
                 table.search(terms, query_type="fts", fts_columns="terms")

@@ -41,6 +41,10 @@ BUDGET_BYTES = 64 * 1024 * 1024
 _FILTER = re.compile(r"^case_id IN \(((?:'[^']*'(?:, )?)+)\)( AND status = 'active')?$")
 
 
+#: rows analysed at a time when a scope is read (their term counts are transient)
+_BUILD_CHUNK = 2048
+
+
 class Written(Protocol):
     """What the cache needs of a row the index wrote (``index.IndexRow`` has it)."""
 
@@ -89,8 +93,14 @@ class _Scope:
 
     @property
     def nbytes(self) -> int:
-        # the postings: 6 bytes a posting plus a dictionary entry and two arrays per term
-        return self.state[1].nbytes + 6 * self.postings_count + 200 * len(self.postings)
+        # measured at 50k notes (65 MB for 964k postings of 79k terms): ~700 bytes a term
+        # (its key, entry and two arrays), 6 a posting, ~200 a row (id, row_of, length)
+        return (
+            self.state[1].nbytes
+            + 6 * self.postings_count
+            + 700 * len(self.postings)
+            + 200 * len(self.row_of)
+        )
 
     def admits(self, row: Written) -> bool:
         return scope_key(row.case_id) in self.keys and (
@@ -223,6 +233,9 @@ class _Scope:
 
 
 class VectorCache:
+    """Kept scopes by filter.  With ``dim`` 0 it keeps only their text (the large scopes,
+    whose vectors go through the ANN index)."""
+
     def __init__(self, dim: int, budget_bytes: int = BUDGET_BYTES) -> None:
         self._dim = dim
         self._budget = budget_bytes
@@ -253,22 +266,23 @@ class VectorCache:
         with self._lock:
             return where in self._scopes
 
-    def fill(self, where: str, ids: list[str], matrix: np.ndarray, terms: Sequence[str]) -> bool:
-        """Keep the rows of ``where`` (read from the index with no write in between: the
-        caller holds the index's write lock).  False if the filter cannot be kept."""
+    def build(
+        self, where: str, ids: list[str], matrix: np.ndarray, terms: Sequence[str]
+    ) -> list[tuple[str, _Scope]]:
+        """The entry of ``where`` for these rows, not kept yet (see :meth:`install`); empty
+        if the filter cannot be kept."""
         parsed = parse_filter(where)
         if parsed is None or matrix.nbytes > self._budget:
-            return False
+            return []
         scope = _Scope(*parsed, self._dim)
-        scope.append(ids, matrix, terms)
-        with self._lock:
-            self._scopes[where] = scope
-            self._scopes.move_to_end(where)
-            while sum(s.nbytes for s in self._scopes.values()) > self._budget:
-                self._scopes.popitem(last=False)
-        return True
+        with scope.text_lock:
+            scope._repack(len(ids))  # room for all at once: no renumbering while it grows
+        for start in range(0, len(ids), _BUILD_CHUNK):  # a chunk's counts at a time
+            end = start + _BUILD_CHUNK
+            scope.append(ids[start:end], matrix[start:end], terms[start:end])
+        return [(where, scope)]
 
-    def fill_cases(
+    def build_cases(
         self,
         where: str,
         ids: list[str],
@@ -276,16 +290,16 @@ class VectorCache:
         statuses: Sequence[str],
         matrix: np.ndarray,
         terms: Sequence[str],
-    ) -> list[str]:
-        """Keep ``where`` and the search filter of every other case in these rows (the whole
-        table, read under the caller's write lock), as far as the budget allows: one read
-        instead of one per case, so a lawyer moving between many small cases finds each in
-        memory from its first search on.  Returns the filters now kept."""
+    ) -> list[tuple[str, _Scope]]:
+        """The entries of ``where`` and of the search filter of every other case in these
+        rows (the whole table), as far as the budget allows: one read instead of one per
+        case, so a lawyer moving between many small cases finds each in memory from its
+        first search on.  ``where`` comes first."""
         wanted = [where, *sorted({index_filter(key) for key in set(case_keys) if key} - {where})]
         counted = [bm25.term_counts(t) for t in terms]
         keys = np.array([scope_key(k or None) for k in case_keys], dtype=object)
         active = np.array([status == "active" for status in statuses], dtype=bool)
-        kept: list[str] = []
+        built: list[tuple[str, _Scope]] = []
         spent = 0
         for candidate in wanted:
             parsed = parse_filter(candidate)
@@ -295,19 +309,25 @@ class VectorCache:
             rows = np.flatnonzero(
                 np.isin(keys, list(scope_keys)) & (active if active_only else True)
             )
-            spent += rows.size * matrix.shape[1] * 4
-            if spent > self._budget // 2 and kept:
+            spent += rows.size * max(matrix.shape[1], 1) * 4
+            if spent > self._budget // 2 and built:
                 break  # the rest are read one by one when they are searched
             scope = _Scope(scope_keys, active_only, self._dim)
             scope.append_counted([ids[i] for i in rows], matrix[rows], [counted[i] for i in rows])
-            with self._lock:
-                self._scopes[candidate] = scope
-            kept.append(candidate)
+            built.append((candidate, scope))
+        return built
+
+    def install(self, built: Sequence[tuple[str, _Scope]]) -> None:
+        """Keep entries made by :meth:`build` or :meth:`build_cases` (from rows read with no
+        write since: the caller checks), the first one as the most recently used."""
+        if not built:
+            return
         with self._lock:
-            self._scopes.move_to_end(where)
+            for where, scope in reversed(built):
+                self._scopes[where] = scope
+                self._scopes.move_to_end(where)
             while sum(s.nbytes for s in self._scopes.values()) > self._budget:
                 self._scopes.popitem(last=False)
-        return kept
 
     def apply(self, written: Sequence[Written] = (), deleted: Sequence[str] = ()) -> None:
         """Bring every kept scope in step with a write of the index (called under its lock):
@@ -319,11 +339,12 @@ class VectorCache:
             scope.remove(gone)
             mine = [row for row in written if scope.admits(row)]
             if mine:
-                scope.append(
-                    [r.id for r in mine],
-                    np.vstack([r.vector for r in mine]),
-                    [r.terms for r in mine],
+                vectors = (
+                    np.vstack([r.vector for r in mine])
+                    if self._dim
+                    else np.zeros((len(mine), 0), dtype=np.float32)
                 )
+                scope.append([r.id for r in mine], vectors, [r.terms for r in mine])
 
     def clear(self) -> None:
         with self._lock:

@@ -182,3 +182,58 @@ def test_a_query_of_stop_words_or_nothing_finds_nothing(engine, terms):
     where = index_filter(case.id)
     _keep(engine._index, where)
     assert engine._index.text_search(terms, where, 10) == []
+
+
+def test_a_large_scope_keeps_only_its_text_and_it_stays_exact(engine, monkeypatch):
+    from desktop_app.memory import index as index_module
+
+    monkeypatch.setattr(index_module, "ANN_MIN_SCOPE", 5)  # "large": through the ANN index
+    case = engine.create_case("大案")
+    notes = [r.note for r in engine.add_notes([{"content": t, "case_id": case.id} for t in NOTES])]
+    index = engine._index
+    index.optimize()
+    where = index_filter(case.id)
+    expected = {q: _lance_text(index, fts_text(q), where, 20) for q in QUERIES}
+    index.text_search(fts_text("deposit"), where, 20)  # a miss: kept at the next idle round
+    index._filler.submit(lambda: None).result()
+    assert not index._texts.holds(where)  # not beside the first search
+    engine.wait_for_index_upkeep(flush=True)
+    assert index._texts.holds(where) and not index._vectors.holds(where)
+    for query in QUERIES:
+        _same_ranking(index.text_search(fts_text(query), where, 20), expected[query])
+    engine.delete_note(notes[0].id)
+    engine.add_notes([{"content": "A new deposit receipt from the landlord", "case_id": case.id}])
+    kept = index.text_search(fts_text("deposit landlord"), where, 20)
+    index._texts.clear()
+    index.text_search(fts_text("deposit"), where, 20)
+    index._filler.submit(lambda: None).result()
+    engine.wait_for_index_upkeep(flush=True)
+    _same_ranking(kept, index.text_search(fts_text("deposit landlord"), where, 20))
+    assert notes[0].id not in {i for i, _ in kept}
+
+
+def test_a_write_while_a_scope_is_read_is_not_lost(engine, monkeypatch):
+    """The rows are analysed outside the index's write lock: a note written meanwhile must
+    still be in the kept scope (it is read again, under the lock)."""
+    case = engine.create_case("并发")
+    engine.add_notes([{"content": t, "case_id": case.id} for t in NOTES[:4]])
+    index = engine._index
+    cache = index._vectors
+    real_build_cases = cache.build_cases
+    written = []
+
+    def build_cases_during_a_write(*args, **kwargs):
+        if not written:  # the first build: a note lands before it is kept
+            written.append(
+                engine.add_notes([{"content": "late deposit note", "case_id": case.id}])[0].note
+            )
+        return real_build_cases(*args, **kwargs)
+
+    monkeypatch.setattr(cache, "build_cases", build_cases_during_a_write)
+    where = index_filter(case.id)
+    _keep(index, where)
+    assert written
+    found = {i for i, _ in index.text_search(fts_text("late deposit"), where, 20)}
+    assert written[0].id in found
+    vector = engine.embedder.embed(["late deposit note"])[0]
+    assert index.vector_search(vector, where, 1)[0][0] == written[0].id
