@@ -67,6 +67,8 @@ ANN_MIN_SCOPE = 20_000
 #: keeps every case's scope (vector_cache.VectorCache.build_cases): 10k rows take ~0.1 s to
 #: read and ~20 MB to keep, where each case's first search through LanceDB costs ~20 ms
 KEEP_ALL_CASES_ROWS = 20_000
+#: the longest a read of a scope into memory waits for the searches running to end
+KEEP_WAIT_SECONDS = 2.0
 #: memory for the kept text of large scopes (~65 MB for 50k notes in one case)
 TEXT_BUDGET_BYTES = 160 * 1024 * 1024
 #: IVF partitions: one per this many rows (at least 16); rebuilt when the table doubles
@@ -252,6 +254,11 @@ class NoteIndex:
         #: the scopes being read into memory, and the filler thread (under ``_filling_lock``)
         self._filling: set[str] = set()
         self._filling_lock = threading.Lock()
+        #: searches running (begin_search / end_search), which a read into memory waits for
+        self._searching = 0
+        self._searching_cond = threading.Condition()
+        #: a read of every case at once did not fit in memory (see _build_kept)
+        self._cases_overflow = False
         #: large scopes whose text the upkeep's next idle round keeps in memory
         self._texts_wanted: set[str] = set()
         self._filler: ThreadPoolExecutor | None = None
@@ -407,6 +414,7 @@ class NoteIndex:
         if self._vectors is not None:
             self._vectors.clear()
             self._texts.clear()
+        self._cases_overflow = False
         self._table = None
         self._fts_ready = False
         self._ann_partitions = None
@@ -883,6 +891,18 @@ class NoteIndex:
         dists = rows.column("_distance").to_pylist()
         return [(i, 1.0 - float(d)) for i, d in zip(ids, dists, strict=True)]
 
+    def begin_search(self) -> None:
+        """A search (several reads of this index) starts: reading a scope into memory waits
+        until it is over.  The first search of a new process also warms the embedder; a read
+        and analysis of 10k notes beside it made its answer ~0.8 s later."""
+        with self._searching_cond:
+            self._searching += 1
+
+    def end_search(self) -> None:
+        with self._searching_cond:
+            self._searching -= 1
+            self._searching_cond.notify_all()
+
     def _keep_later(self, where: str) -> None:
         """Keep a scope in memory, in the background (see _keep; this search and the ones
         until then ask LanceDB)."""
@@ -916,6 +936,8 @@ class NoteIndex:
         its first search: in a new process that search also loads the embedder, and reading
         and analysing 50k notes beside it made the first answer seconds later."""
         try:
+            with self._searching_cond:  # not beside the search that asked (see begin_search)
+                self._searching_cond.wait_for(lambda: self._searching == 0, KEEP_WAIT_SECONDS)
             for _attempt in range(3):
                 if self._build_kept(where, locked=False, large_now=large_now):
                     return
@@ -935,7 +957,14 @@ class NoteIndex:
             if table is None or self._vectors.holds(where) or self._texts.holds(where):
                 return True
             large = self._scope_size(table, where) >= ANN_MIN_SCOPE
-            whole = not large and table.count_rows() <= KEEP_ALL_CASES_ROWS
+            # not once the cases overflowed the memory: then a case evicted is read alone
+            # (reading every case again at each eviction kept the machine busy re-reading the
+            # table: 600-800 ms at p95 with 100 cases)
+            whole = (
+                not large
+                and not self._cases_overflow
+                and table.count_rows() <= KEEP_ALL_CASES_ROWS
+            )
             generation = self.generation
         if large and not large_now:
             with self._filling_lock:
@@ -960,7 +989,7 @@ class NoteIndex:
             flat = flat.to_numpy(zero_copy_only=False)
             matrix = flat.reshape(arrow.num_rows, self.dim).astype(np.float32, copy=False)
             if whole:
-                built = cache.build_cases(
+                built, complete = cache.build_cases(
                     where,
                     ids,
                     arrow.column("case_id").to_pylist(),
@@ -974,6 +1003,8 @@ class NoteIndex:
             if self.generation != generation or self._table is not table:
                 return locked
             cache.install(built)
+            if whole and not complete:
+                self._cases_overflow = True
         return True
 
     @_guarded(list)

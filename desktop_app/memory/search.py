@@ -107,6 +107,15 @@ class Search:
             return []
         if self._index.broken is not None:  # waiting for its rebuild: SQLite answers
             return search_sqlite(self._notes, self._config(), query, case_id, k, include_inactive)
+        self._index.begin_search()
+        try:
+            return self._search(query, case_id, k, include_inactive)
+        finally:
+            self._index.end_search()
+
+    def _search(
+        self, query: str, case_id: str | None, k: int, include_inactive: bool
+    ) -> list[Hit]:
         cfg = self._config()
         where = index_filter(case_id, include_inactive=include_inactive)
         depth = max(k * 4, cfg.candidate_depth)

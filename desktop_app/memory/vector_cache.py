@@ -36,8 +36,9 @@ from desktop_app.memory import bm25
 from desktop_app.memory.blas import one_blas_thread
 from desktop_app.memory.scope import index_filter, scope_key
 
-#: memory for all kept scopes together (~32k notes of 512 dimensions)
-BUDGET_BYTES = 64 * 1024 * 1024
+#: memory for all kept scopes together: their vectors (2 KB a note) and postings; 10k notes
+#: in 100 cases take ~58 MB (estimated 73), so every case of a 10k library fits in half of it
+BUDGET_BYTES = 160 * 1024 * 1024
 _FILTER = re.compile(r"^case_id IN \(((?:'[^']*'(?:, )?)+)\)( AND status = 'active')?$")
 
 
@@ -93,12 +94,13 @@ class _Scope:
 
     @property
     def nbytes(self) -> int:
-        # measured at 50k notes (65 MB for 964k postings of 79k terms): ~700 bytes a term
-        # (its key, entry and two arrays), 6 a posting, ~200 a row (id, row_of, length)
+        # measured: a term (its key, entry and two arrays) ~350 bytes in small scopes (10k
+        # notes in 100 cases: 58 MB) and ~620 in large ones (50k notes: 65 MB); a posting 6,
+        # a row ~200 (id, row_of, length)
         return (
             self.state[1].nbytes
             + 6 * self.postings_count
-            + 700 * len(self.postings)
+            + 550 * len(self.postings)
             + 200 * len(self.row_of)
         )
 
@@ -290,11 +292,11 @@ class VectorCache:
         statuses: Sequence[str],
         matrix: np.ndarray,
         terms: Sequence[str],
-    ) -> list[tuple[str, _Scope]]:
+    ) -> tuple[list[tuple[str, _Scope]], bool]:
         """The entries of ``where`` and of the search filter of every other case in these
-        rows (the whole table), as far as the budget allows: one read instead of one per
-        case, so a lawyer moving between many small cases finds each in memory from its
-        first search on.  ``where`` comes first."""
+        rows (the whole table), as far as half the budget allows, and whether that was all
+        of them: one read instead of one per case, so a lawyer moving between many small
+        cases finds each in memory from its first search on.  ``where`` comes first."""
         wanted = [where, *sorted({index_filter(key) for key in set(case_keys) if key} - {where})]
         counted = [bm25.term_counts(t) for t in terms]
         keys = np.array([scope_key(k or None) for k in case_keys], dtype=object)
@@ -309,13 +311,13 @@ class VectorCache:
             rows = np.flatnonzero(
                 np.isin(keys, list(scope_keys)) & (active if active_only else True)
             )
-            spent += rows.size * max(matrix.shape[1], 1) * 4
-            if spent > self._budget // 2 and built:
-                break  # the rest are read one by one when they are searched
             scope = _Scope(scope_keys, active_only, self._dim)
             scope.append_counted([ids[i] for i in rows], matrix[rows], [counted[i] for i in rows])
+            spent += scope.nbytes
+            if spent > self._budget // 2 and built:
+                return built, False  # the rest are read one by one when they are searched
             built.append((candidate, scope))
-        return built
+        return built, True
 
     def install(self, built: Sequence[tuple[str, _Scope]]) -> None:
         """Keep entries made by :meth:`build` or :meth:`build_cases` (from rows read with no
