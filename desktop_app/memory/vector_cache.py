@@ -246,23 +246,22 @@ class VectorCache:
 
     def search(self, where: str, vector: np.ndarray, limit: int) -> list[tuple[str, float]] | None:
         """Exact (id, cosine) best first, or None when this filter is not kept."""
-        with self._lock:
-            scope = self._scopes.get(where)
-            if scope is None:
-                return None
-            self._scopes.move_to_end(where)
-            scope.used_at = time.monotonic()
-        return scope.search(np.asarray(vector, dtype=np.float32), limit)
+        scope = self._used(where)
+        return None if scope is None else scope.search(np.asarray(vector, np.float32), limit)
 
     def text_search(self, where: str, terms: str, limit: int) -> list[tuple[str, float]] | None:
         """(id, BM25 score) best first, or None when this filter is not kept."""
+        scope = self._used(where)
+        return None if scope is None else scope.text_search(terms, limit)
+
+    def _used(self, where: str) -> _Scope | None:
+        """The kept entry of ``where``, marked as the most recently used."""
         with self._lock:
             scope = self._scopes.get(where)
-            if scope is None:
-                return None
-            self._scopes.move_to_end(where)
-            scope.used_at = time.monotonic()
-        return scope.text_search(terms, limit)
+            if scope is not None:
+                self._scopes.move_to_end(where)
+                scope.used_at = time.monotonic()
+            return scope
 
     def holds(self, where: str) -> bool:
         with self._lock:
