@@ -71,6 +71,9 @@ KEEP_ALL_CASES_ROWS = 20_000
 KEEP_WAIT_SECONDS = 2.0
 #: memory for the kept text of large scopes (~65 MB for 50k notes in one case)
 TEXT_BUDGET_BYTES = 160 * 1024 * 1024
+#: a large scope's kept text per note, to leave out scopes that could not fit (measured at
+#: 50k notes: 1.3 KB; each idle round would otherwise read and drop them again)
+TEXT_BYTES_PER_NOTE = 1_500
 #: IVF partitions: one per this many rows (at least 16); rebuilt when the table doubles
 ANN_ROWS_PER_PARTITION = 400
 #: share of the partitions probed for a scope holding the whole table (more for a smaller
@@ -956,7 +959,8 @@ class NoteIndex:
             table = self._table
             if table is None or self._vectors.holds(where) or self._texts.holds(where):
                 return True
-            large = self._scope_size(table, where) >= ANN_MIN_SCOPE
+            size = self._scope_size(table, where)
+            large = size >= ANN_MIN_SCOPE
             # not once the cases overflowed the memory: then a case evicted is read alone
             # (reading every case again at each eviction kept the machine busy re-reading the
             # table: 600-800 ms at p95 with 100 cases)
@@ -966,6 +970,8 @@ class NoteIndex:
                 and table.count_rows() <= KEEP_ALL_CASES_ROWS
             )
             generation = self.generation
+        if large and size * TEXT_BYTES_PER_NOTE > TEXT_BUDGET_BYTES:
+            return True  # it could not be kept (read, it would be dropped at once): LanceDB
         if large and not large_now:
             with self._filling_lock:
                 self._texts_wanted.add(where)

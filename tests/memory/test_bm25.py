@@ -295,3 +295,31 @@ def test_a_scope_is_read_into_memory_only_after_the_search_that_asked(engine):
         index.end_search()
     index._filler.submit(lambda: None).result()
     assert index._vectors.holds(where)
+
+
+def test_a_scope_too_large_for_the_memory_is_not_read_again_at_every_idle_round(
+    engine, monkeypatch
+):
+    from desktop_app.memory import index as index_module
+
+    monkeypatch.setattr(index_module, "ANN_MIN_SCOPE", 5)
+    monkeypatch.setattr(index_module, "TEXT_BUDGET_BYTES", 5 * index_module.TEXT_BYTES_PER_NOTE)
+    case = engine.create_case("太大")
+    engine.add_notes([{"content": t, "case_id": case.id} for t in NOTES])
+    index = engine._index
+    where = index_filter(case.id)
+    scans = []
+    real_scan = index._scan
+
+    def counted_scan(table, columns, where_=None):
+        scans.append(columns)
+        return real_scan(table, columns, where_)
+
+    monkeypatch.setattr(index, "_scan", counted_scan)
+    for _ in range(3):
+        found = index.text_search(fts_text("deposit"), where, 20)  # LanceDB answers
+        assert found
+        index._filler.submit(lambda: None).result()
+        engine.wait_for_index_upkeep(flush=True)
+    assert not index._texts.holds(where) and not index._texts_wanted
+    assert not [c for c in scans if "terms" in c]  # never read only to be dropped
