@@ -991,9 +991,7 @@ class NoteIndex:
             built = cache.build(where, ids, np.zeros((len(ids), 0), np.float32), terms)
         else:
             cache = self._vectors
-            flat = arrow.column("vector").combine_chunks().flatten()
-            flat = flat.to_numpy(zero_copy_only=False)
-            matrix = flat.reshape(arrow.num_rows, self.dim).astype(np.float32, copy=False)
+            matrix = self._vector_matrix(arrow)
             if whole:
                 built, complete = cache.build_cases(
                     where,
@@ -1052,10 +1050,7 @@ class NoteIndex:
         )
         if arrow is None or arrow.num_rows == 0:
             return [], None
-        flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
-        return arrow.column("id").to_pylist(), flat.reshape(arrow.num_rows, self.dim).astype(
-            np.float32
-        )
+        return arrow.column("id").to_pylist(), self._vector_matrix(arrow)
 
     @_guarded(dict)
     def vectors_for(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -1068,9 +1063,13 @@ class NoteIndex:
             return {}
         if arrow.num_rows == 0:
             return {}
-        flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
-        matrix = flat.reshape(arrow.num_rows, self.dim).astype(np.float32)
+        matrix = self._vector_matrix(arrow)
         return dict(zip(arrow.column("id").to_pylist(), matrix, strict=True))
+
+    def _vector_matrix(self, arrow) -> np.ndarray:
+        """The ``vector`` column of rows read from the table, as one float32 matrix."""
+        flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        return flat.reshape(arrow.num_rows, self.dim).astype(np.float32)
 
 
 def _ann_partitions(indices) -> int | None:

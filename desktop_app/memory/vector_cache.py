@@ -155,6 +155,11 @@ class _Scope:
             ids.extend(new_ids)
             valid[n : n + len(new_ids)] = True
 
+    def reserve(self, rows: int) -> None:
+        """Room for ``rows`` more rows, made now."""
+        with self.text_lock:
+            self._repack(rows)
+
     def _repack(self, needed: int) -> tuple[list[str], np.ndarray, np.ndarray]:
         """New arrays (vector readers keep the old ones): live rows packed, room for 25 %
         more; the postings renumbered to match (under ``text_lock``)."""
@@ -276,8 +281,7 @@ class VectorCache:
         if parsed is None or matrix.nbytes > self._budget:
             return []
         scope = _Scope(*parsed, self._dim)
-        with scope.text_lock:
-            scope._repack(len(ids))  # room for all at once: no renumbering while it grows
+        scope.reserve(len(ids))  # room for all at once: no renumbering while it grows
         for start in range(0, len(ids), _BUILD_CHUNK):  # a chunk's counts at a time
             end = start + _BUILD_CHUNK
             scope.append(ids[start:end], matrix[start:end], terms[start:end])
