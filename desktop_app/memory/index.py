@@ -553,6 +553,8 @@ class NoteIndex:
         self._rows_since_upkeep += rows
         self._writes_since_upkeep += 1
         self._ann_check = True
+        if self._upkeep is not None:
+            self._upkeep.wrote()
         if self._upkeep_started and self.upkeep_due(idle=False) == "optimize":
             self._upkeep.request()
 

@@ -7,6 +7,7 @@ Timings live in tests/benchmarks/bench_perf.py; these tests check behaviour."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -387,3 +388,47 @@ def test_a_bulk_import_prunes_old_versions_every_few_upkeeps_and_all_when_idle(
     assert engine.wait_for_index_upkeep(120)  # idle: the rest goes
     assert len(_table(engine).list_versions()) == 1
     assert set(_unindexed(engine).values()) == {0}
+
+
+def test_batches_arriving_faster_than_the_idle_delay_are_not_taken_for_idle(engine, monkeypatch):
+    """The idle round (fold in what is below the budget, merge, prune, keep, warm) is for
+    quiet times.  Once an idle tick had come, the round took every batch that landed while it
+    ran for idle too, so a bulk import ran an O(rows) optimize after each batch (72 of them at
+    50k notes, ~2 s each).  Batches below the budget coming faster than the idle delay must
+    wait for the quiet after the last one."""
+    case = engine.create_case("连续导入")
+    index = engine._index
+    idle = 1.0
+    index._upkeep._idle_seconds = idle
+    engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, "首批")])
+    assert engine.wait_for_index_upkeep(120)  # the upkeep thread runs; nothing is pending
+    runs: list[tuple[str, float]] = []
+    real_run = index.run_upkeep
+
+    def run_upkeep(task: str) -> None:
+        runs.append((task, time.monotonic()))
+        real_run(task)
+
+    monkeypatch.setattr(index, "run_upkeep", run_upkeep)
+    wrote_at: list[float] = []
+    # 12 writes of 20 rows: below UPKEEP_ROWS and UPKEEP_WRITES, so no write makes one due
+    assert 12 * 20 < index_module.UPKEEP_ROWS and 12 < index_module.UPKEEP_WRITES
+    for n in range(12):
+        time.sleep(0.3)  # ~0.5 s between batches: an import's pace, below the idle delay
+        engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(20, f"流{n}")])
+        wrote_at.append(time.monotonic())
+    stream_end = wrote_at[-1]
+    early = [
+        (task, round(at - max([w for w in wrote_at if w <= at], default=0.0), 2))
+        for task, at in runs
+        if at < stream_end and task in ("optimize", "merge", "prune", "keep", "warm")
+        # an idle task may start once the last write before it is ``idle`` seconds old (a slow
+        # machine may leave such a gap); the time of a write is taken when add_notes returned
+        and at - max([w for w in wrote_at if w <= at], default=0.0) < 0.9 * idle
+    ]
+    assert early == [], early
+    # and the quiet after the last batch is idle: its rows are folded in without being asked
+    deadline = time.monotonic() + 60
+    while set(_unindexed(engine).values()) != {0} and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert set(_unindexed(engine).values()) == {0}, _unindexed(engine)
