@@ -941,8 +941,7 @@ class NoteIndex:
         its first search: in a new process that search also loads the embedder, and reading
         and analysing 50k notes beside it made the first answer seconds later."""
         try:
-            with self._searching_cond:  # not beside the search that asked (see begin_search)
-                self._searching_cond.wait_for(lambda: self._searching == 0, KEEP_WAIT_SECONDS)
+            self._let_searches_finish()  # not beside the search that asked (see begin_search)
             for _attempt in range(3):
                 if self._build_kept(where, locked=False, large_now=large_now):
                     return
@@ -953,6 +952,12 @@ class NoteIndex:
         finally:
             with self._filling_lock:
                 self._filling.discard(where)
+
+    def _let_searches_finish(self) -> None:
+        """Wait (at most KEEP_WAIT_SECONDS) until no search runs: reading and analysing a
+        scope holds the interpreter lock for most of its time."""
+        with self._searching_cond:
+            self._searching_cond.wait_for(lambda: self._searching == 0, KEEP_WAIT_SECONDS)
 
     def _build_kept(self, where: str, *, locked: bool, large_now: bool = False) -> bool:
         """Read, build and keep ``where``'s entries.  False when a write landed between the
@@ -988,9 +993,11 @@ class NoteIndex:
             return True
         ids = arrow.column("id").to_pylist()
         terms = arrow.column("terms").to_pylist()
+        # under the write lock a search may be waiting for it: no pause then
+        pause = None if locked else self._let_searches_finish
         if large:
             cache = self._texts
-            built = cache.build(where, ids, np.zeros((len(ids), 0), np.float32), terms)
+            built = cache.build(where, ids, np.zeros((len(ids), 0), np.float32), terms, pause)
         else:
             cache = self._vectors
             matrix = self._vector_matrix(arrow)
@@ -1002,9 +1009,10 @@ class NoteIndex:
                     arrow.column("status").to_pylist(),
                     matrix,
                     terms,
+                    pause,
                 )
             else:
-                built = cache.build(where, ids, matrix, terms)
+                built = cache.build(where, ids, matrix, terms, pause)
         with self._lock:
             if self.generation != generation or self._table is not table:
                 return locked
