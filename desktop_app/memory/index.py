@@ -902,6 +902,8 @@ class NoteIndex:
         and analysis of 10k notes beside it made its answer ~0.8 s later."""
         with self._searching_cond:
             self._searching += 1
+        if self._upkeep is not None:
+            self._upkeep.searched()
 
     def end_search(self) -> None:
         with self._searching_cond:

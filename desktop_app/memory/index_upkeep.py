@@ -8,9 +8,14 @@ indices (LanceDB's ``optimize``: compaction, index update, pruning) costs O(rows
 a write leaves enough unindexed rows (``NoteIndex.upkeep_due``), coalescing writes that arrive
 meanwhile, and on idle; it also builds the approximate vector index of large scopes.
 
-Idle means no write for ``IDLE_SECONDS``, judged before each step: a round that started idle
-once took every batch of an import landing meanwhile for idle too, and ran an O(rows)
-optimize after each one (72 of them in a 50k-note import, about two seconds each).
+Idle means no write for ``IDLE_SECONDS`` and no search for ``SEARCH_QUIET_SECONDS``, judged
+before each step.  A round that started idle once took every batch of an import landing
+meanwhile for idle too, and ran an O(rows) optimize after each one (72 of them in a 50k-note
+import, about two seconds each).  The idle steps (rebuilding the vector index in one segment,
+reading a large scope's text into memory, folding in the last few rows) take seconds of CPU
+and made the searches of a lawyer looking through a just-imported 50k-note case 40-90 ms
+instead of ~25; they wait for a pause in the searching.  What a write makes due (a batch past
+the budget) is done at once whatever runs.
 
 What it runs is decided and done by the index (``upkeep_due`` / ``run_upkeep``); this class
 only owns the thread: wake-ups, idle ticks, waiting until idle, stopping.
@@ -27,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: a write that leaves too little for an upkeep of its own is folded in after this much quiet
 IDLE_SECONDS = 5.0
+#: ... and the idle round waits until no search started for this long
+SEARCH_QUIET_SECONDS = 1.0
 #: after a failed upkeep (a commit conflict with a concurrent edit, a full disk), wait this long
 RETRY_SECONDS = 2.0
 
@@ -48,6 +55,7 @@ class IndexUpkeep:
         self._stopping = False
         self._thread: threading.Thread | None = None
         self._last_write = float("-inf")  # time.monotonic() of the latest write
+        self._last_search = float("-inf")  # ... and of the latest search's start
 
     def request(self, flush: bool = False) -> None:
         """Something was written: look at the index now (starts the thread on first use).
@@ -68,11 +76,20 @@ class IndexUpkeep:
         """A write landed (due or not): the idle round waits for the quiet after it."""
         self._last_write = time.monotonic()
 
+    def searched(self) -> None:
+        """A search started: the idle round waits for a pause in the searching."""
+        self._last_search = time.monotonic()
+
+    def _quiet_at(self) -> float:
+        return max(
+            self._last_write + self._idle_seconds, self._last_search + SEARCH_QUIET_SECONDS
+        )
+
     def _quiet(self) -> bool:
-        return time.monotonic() - self._last_write >= self._idle_seconds
+        return time.monotonic() >= self._quiet_at()
 
     def _until_quiet(self) -> float:
-        return max(0.05, self._last_write + self._idle_seconds - time.monotonic())
+        return max(0.05, self._quiet_at() - time.monotonic())
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until no requested upkeep is pending or running; False on timeout."""
