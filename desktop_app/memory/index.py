@@ -590,11 +590,14 @@ class NoteIndex:
 
     # -- upkeep --------------------------------------------------------------------------
 
-    def upkeep_due(self, idle: bool) -> str | None:
+    def upkeep_due(self, idle: bool, quiet: bool | None = None) -> str | None:
         """What the background upkeep should do now: "optimize" (fold unindexed rows into
-        the indices, compact, drop old versions), "ann" (consider the vector index), on idle
-        "merge", "prune", "keep" (a large scope's text into memory) and "warm", or None.
-        ``idle``: nothing was written for a while, so even a few rows are worth folding in."""
+        the indices, compact, drop old versions), "ann" (consider the vector index), when
+        quiet "merge", "prune", "keep" (a large scope's text into memory) and "warm", or None.
+        ``idle``: nothing was written for a while, so even a few rows are worth folding in;
+        ``quiet`` (default: ``idle``): nor searched, so seconds of CPU or a lock on the files
+        delay no one."""
+        quiet = idle if quiet is None else quiet
         if self.read_only or self._table is None:
             return None
         rows, writes = self._rows_since_upkeep, self._writes_since_upkeep
@@ -603,13 +606,13 @@ class NoteIndex:
             return "optimize"
         if self._ann_check:
             return "ann"
-        if idle and self._ann_segments > 1:
+        if quiet and self._ann_segments > 1:
             return "merge"
-        if idle and self._unpruned_upkeeps:
+        if quiet and self._unpruned_upkeeps:
             return "prune"
-        if idle and self._texts_wanted:
+        if quiet and self._texts_wanted:
             return "keep"
-        if idle and self._warm_due:
+        if quiet and self._warm_due:
             return "warm"
         return None
 

@@ -8,14 +8,15 @@ indices (LanceDB's ``optimize``: compaction, index update, pruning) costs O(rows
 a write leaves enough unindexed rows (``NoteIndex.upkeep_due``), coalescing writes that arrive
 meanwhile, and on idle; it also builds the approximate vector index of large scopes.
 
-Idle means no write for ``IDLE_SECONDS`` and no search for ``SEARCH_QUIET_SECONDS``, judged
-before each step.  A round that started idle once took every batch of an import landing
-meanwhile for idle too, and ran an O(rows) optimize after each one (72 of them in a 50k-note
-import, about two seconds each).  The idle steps (rebuilding the vector index in one segment,
-reading a large scope's text into memory, folding in the last few rows) take seconds of CPU
-and made the searches of a lawyer looking through a just-imported 50k-note case 40-90 ms
-instead of ~25; they wait for a pause in the searching.  What a write makes due (a batch past
-the budget) is done at once whatever runs.
+Idle means no write for ``IDLE_SECONDS``, judged before each step: a round that started idle
+once took every batch of an import landing meanwhile for idle too, and ran an O(rows)
+optimize after each one (72 of them in a 50k-note import, about two seconds each).  Idle, the
+last few rows are folded in (searches gain from it).  The other idle steps (rebuilding the
+vector index in one segment, removing old versions, reading a large scope's text into memory,
+warming) also wait until no search started for ``SEARCH_QUIET_SECONDS``: they take seconds of
+CPU or lock the files, and made the searches of a lawyer looking through a just-imported
+50k-note case 40-90 ms instead of ~25.  What a write makes due (a batch past the budget) is
+done at once whatever runs.
 
 What it runs is decided and done by the index (``upkeep_due`` / ``run_upkeep``); this class
 only owns the thread: wake-ups, idle ticks, waiting until idle, stopping.
@@ -32,14 +33,14 @@ log = logging.getLogger(__name__)
 
 #: a write that leaves too little for an upkeep of its own is folded in after this much quiet
 IDLE_SECONDS = 5.0
-#: ... and the idle round waits until no search started for this long
+#: ... and its heavy steps wait until no search started for this long
 SEARCH_QUIET_SECONDS = 1.0
 #: after a failed upkeep (a commit conflict with a concurrent edit, a full disk), wait this long
 RETRY_SECONDS = 2.0
 
 
 class Upkeepable(Protocol):
-    def upkeep_due(self, idle: bool) -> str | None: ...
+    def upkeep_due(self, idle: bool, quiet: bool | None = None) -> str | None: ...
 
     def run_upkeep(self, task: str) -> None: ...
 
@@ -77,19 +78,23 @@ class IndexUpkeep:
         self._last_write = time.monotonic()
 
     def searched(self) -> None:
-        """A search started: the idle round waits for a pause in the searching."""
+        """A search started: the heavy idle steps wait for a pause in the searching."""
         self._last_search = time.monotonic()
 
+    def _idle_at(self) -> float:
+        return self._last_write + self._idle_seconds
+
     def _quiet_at(self) -> float:
-        return max(
-            self._last_write + self._idle_seconds, self._last_search + SEARCH_QUIET_SECONDS
-        )
+        return max(self._idle_at(), self._last_search + SEARCH_QUIET_SECONDS)
 
-    def _quiet(self) -> bool:
-        return time.monotonic() >= self._quiet_at()
-
-    def _until_quiet(self) -> float:
-        return max(0.05, self._quiet_at() - time.monotonic())
+    def _next_wake(self) -> float:
+        """Seconds to wait for a request before looking again: until idle, then until
+        quiet, then an idle tick."""
+        now = time.monotonic()
+        for at in (self._idle_at(), self._quiet_at()):
+            if now < at:
+                return max(0.05, at - now)
+        return self._idle_seconds
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until no requested upkeep is pending or running; False on timeout."""
@@ -113,10 +118,7 @@ class IndexUpkeep:
     def _run(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait_for(
-                    lambda: self._requested or self._stopping,
-                    self._idle_seconds if self._quiet() else self._until_quiet(),
-                )
+                self._cond.wait_for(lambda: self._requested or self._stopping, self._next_wake())
                 if self._stopping:
                     self._requested = False
                     self._cond.notify_all()
@@ -127,7 +129,10 @@ class IndexUpkeep:
             failed = False
             try:
                 while not self._stopping:
-                    task = self._index.upkeep_due(flush or self._quiet())
+                    now = time.monotonic()
+                    task = self._index.upkeep_due(
+                        flush or now >= self._idle_at(), flush or now >= self._quiet_at()
+                    )
                     if task is None:
                         break
                     self._index.run_upkeep(task)

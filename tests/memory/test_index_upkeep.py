@@ -435,9 +435,11 @@ def test_batches_arriving_faster_than_the_idle_delay_are_not_taken_for_idle(engi
     assert set(_unindexed(engine).values()) == {0}, _unindexed(engine)
 
 
-def test_the_idle_round_waits_for_a_pause_in_the_searching(engine, monkeypatch):
-    """After an import, a lawyer searching through the case is not idle time: the idle
-    steps (seconds of CPU at 50k notes) made those searches 40-90 ms instead of ~25."""
+def test_heavy_idle_steps_wait_for_a_pause_in_the_searching(engine, monkeypatch):
+    """After an import, a lawyer searching through the case is not quiet time: the heavy idle
+    steps (seconds of CPU at 50k notes, or the files locked) made those searches 40-90 ms
+    instead of ~25.  The last few rows are still folded in once the writes stop: searches
+    gain from that."""
     from desktop_app.memory import index_upkeep
 
     case = engine.create_case("导入后检索")
@@ -454,26 +456,30 @@ def test_the_idle_round_waits_for_a_pause_in_the_searching(engine, monkeypatch):
         real_run(task)
 
     monkeypatch.setattr(index, "run_upkeep", run_upkeep)
-    # a few rows below the budget: left for the idle round
+    # a few rows below the budget: left for the idle round, whose optimize leaves old
+    # versions for a prune (a heavy step)
     engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(20, "尾")])
     assert set(_unindexed(engine).values()) != {0}
     searched_at: list[float] = []
-    until = time.monotonic() + 2.5
+    folded_while_searching = False
+    until = time.monotonic() + 3.0
     while time.monotonic() < until:  # a search every ~0.1 s, well inside SEARCH_QUIET_SECONDS
         searched_at.append(time.monotonic())
         assert engine.search("购买 invoice", case_id=case.id, k=5)
+        folded_while_searching = folded_while_searching or set(_unindexed(engine).values()) == {0}
         time.sleep(0.05)
     gaps = [b - a for a, b in itertools.pairwise(searched_at)]
     assert max(gaps) < index_upkeep.SEARCH_QUIET_SECONDS  # the searching never paused
-    idle_steps = [
+    assert folded_while_searching
+    heavy = [
         task
         for task, at in runs
-        if task in ("optimize", "merge", "prune", "keep", "warm")
-        and searched_at[0] + idle < at < searched_at[-1]
+        if task in ("merge", "prune", "keep", "warm") and searched_at[0] < at < searched_at[-1]
     ]
-    assert idle_steps == [], idle_steps
-    # once the searching pauses, the idle round folds the last rows in by itself
-    deadline = time.monotonic() + 60
-    while set(_unindexed(engine).values()) != {0} and time.monotonic() < deadline:
+    assert heavy == [], heavy
+    assert len(_table(engine).list_versions()) > 1  # the prune waits ...
+    deadline = time.monotonic() + 60  # ... for the pause after the searching
+    while len(_table(engine).list_versions()) > 1 and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert set(_unindexed(engine).values()) == {0}, _unindexed(engine)
+    assert len(_table(engine).list_versions()) == 1
+    assert [task for task, _ in runs].count("prune") >= 1
