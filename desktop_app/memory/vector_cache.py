@@ -66,6 +66,7 @@ def parse_filter(where: str) -> tuple[frozenset[str], bool] | None:
     keys = frozenset(k.strip("'") for k in match.group(1).split(", "))
     return keys, match.group(2) is not None
 
+
 _ROW = struct.Struct("<i").pack
 _TF = struct.Struct("<H").pack
 
@@ -340,7 +341,14 @@ class VectorCache:
                 np.isin(keys, list(scope_keys)) & (active if active_only else True)
             )
             scope = _Scope(scope_keys, active_only, self._dim)
-            scope.append_counted([ids[i] for i in rows], matrix[rows], [counted[i] for i in rows])
+            scope.reserve(len(rows))  # room for all at once: no renumbering while it grows
+            for start in range(0, len(rows), _BUILD_CHUNK):  # see build
+                if pause is not None:
+                    pause()
+                part = rows[start : start + _BUILD_CHUNK]
+                scope.append_counted(
+                    [ids[i] for i in part], matrix[part], [counted[i] for i in part]
+                )
             spent += scope.nbytes
             if spent > self._budget // 2 and built:
                 return built, False  # the rest are read one by one when they are searched
