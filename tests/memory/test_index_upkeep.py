@@ -391,6 +391,19 @@ def test_a_bulk_import_prunes_old_versions_every_few_upkeeps_and_all_when_idle(
     assert set(_unindexed(engine).values()) == {0}
 
 
+def _record_upkeep_steps(index, monkeypatch) -> list[tuple[str, float]]:
+    """(task, time.monotonic() at its start) of every upkeep step from now on."""
+    runs: list[tuple[str, float]] = []
+    real_run = index.run_upkeep
+
+    def run_upkeep(task: str) -> None:
+        runs.append((task, time.monotonic()))
+        real_run(task)
+
+    monkeypatch.setattr(index, "run_upkeep", run_upkeep)
+    return runs
+
+
 def test_batches_arriving_faster_than_the_idle_delay_are_not_taken_for_idle(engine, monkeypatch):
     """The idle round (fold in what is below the budget, merge, prune, keep, warm) is for
     quiet times.  Once an idle tick had come, the round took every batch that landed while it
@@ -403,14 +416,7 @@ def test_batches_arriving_faster_than_the_idle_delay_are_not_taken_for_idle(engi
     index._upkeep._idle_seconds = idle
     engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, "首批")])
     assert engine.wait_for_index_upkeep(120)  # the upkeep thread runs; nothing is pending
-    runs: list[tuple[str, float]] = []
-    real_run = index.run_upkeep
-
-    def run_upkeep(task: str) -> None:
-        runs.append((task, time.monotonic()))
-        real_run(task)
-
-    monkeypatch.setattr(index, "run_upkeep", run_upkeep)
+    runs = _record_upkeep_steps(index, monkeypatch)
     wrote_at: list[float] = []
     # 12 writes of 20 rows: below UPKEEP_ROWS and UPKEEP_WRITES, so no write makes one due
     assert 12 * 20 < index_module.UPKEEP_ROWS and 12 < index_module.UPKEEP_WRITES
@@ -448,14 +454,7 @@ def test_heavy_idle_steps_wait_for_a_pause_in_the_searching(engine, monkeypatch)
     index._upkeep._idle_seconds = idle
     engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(300, "底")])
     assert engine.wait_for_index_upkeep(120)
-    runs: list[tuple[str, float]] = []
-    real_run = index.run_upkeep
-
-    def run_upkeep(task: str) -> None:
-        runs.append((task, time.monotonic()))
-        real_run(task)
-
-    monkeypatch.setattr(index, "run_upkeep", run_upkeep)
+    runs = _record_upkeep_steps(index, monkeypatch)
     # a few rows below the budget: left for the idle round, whose optimize leaves old
     # versions for a prune (a heavy step)
     engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(20, "尾")])
