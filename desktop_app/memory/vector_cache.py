@@ -27,7 +27,7 @@ import struct
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -69,6 +69,14 @@ def parse_filter(where: str) -> tuple[frozenset[str], bool] | None:
 
 _ROW = struct.Struct("<i").pack
 _TF = struct.Struct("<H").pack
+
+
+def _chunks(rows: int, pause: Callable[[], None] | None) -> Iterator[slice]:
+    """Slices of ``_BUILD_CHUNK`` rows, ``pause`` called before each (see VectorCache.build)."""
+    for start in range(0, rows, _BUILD_CHUNK):
+        if pause is not None:
+            pause()
+        yield slice(start, start + _BUILD_CHUNK)
 
 
 def _rows(packed: bytearray) -> np.ndarray:
@@ -301,11 +309,8 @@ class VectorCache:
             return []
         scope = _Scope(*parsed, self._dim)
         scope.reserve(len(ids))  # room for all at once: no renumbering while it grows
-        for start in range(0, len(ids), _BUILD_CHUNK):  # a chunk's counts at a time
-            if pause is not None:
-                pause()
-            end = start + _BUILD_CHUNK
-            scope.append(ids[start:end], matrix[start:end], terms[start:end])
+        for part in _chunks(len(ids), pause):  # a chunk's counts at a time
+            scope.append(ids[part], matrix[part], terms[part])
         return [(where, scope)]
 
     def build_cases(
@@ -324,10 +329,8 @@ class VectorCache:
         cases finds each in memory from its first search on.  ``where`` comes first."""
         wanted = [where, *sorted({index_filter(key) for key in set(case_keys) if key} - {where})]
         counted: list[tuple[Counter[str], int]] = []
-        for start in range(0, len(terms), _BUILD_CHUNK):  # see build
-            if pause is not None:
-                pause()
-            counted.extend(bm25.term_counts(t) for t in terms[start : start + _BUILD_CHUNK])
+        for part in _chunks(len(terms), pause):
+            counted.extend(bm25.term_counts(t) for t in terms[part])
         keys = np.array([scope_key(k or None) for k in case_keys], dtype=object)
         active = np.array([status == "active" for status in statuses], dtype=bool)
         built: list[tuple[str, _Scope]] = []
@@ -342,12 +345,10 @@ class VectorCache:
             )
             scope = _Scope(scope_keys, active_only, self._dim)
             scope.reserve(len(rows))  # room for all at once: no renumbering while it grows
-            for start in range(0, len(rows), _BUILD_CHUNK):  # see build
-                if pause is not None:
-                    pause()
-                part = rows[start : start + _BUILD_CHUNK]
+            for part in _chunks(len(rows), pause):
+                chosen = rows[part]
                 scope.append_counted(
-                    [ids[i] for i in part], matrix[part], [counted[i] for i in part]
+                    [ids[i] for i in chosen], matrix[chosen], [counted[i] for i in chosen]
                 )
             spent += scope.nbytes
             if spent > self._budget // 2 and built:

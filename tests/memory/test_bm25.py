@@ -94,6 +94,9 @@ NOTES = [
     "Deposit deposit deposit: the landlord repeated the word in a letter",
     "被告称押金已用于维修空调，但没有提供维修发票",
 ]
+#: NOTES three times over, each copy marked (a duplicate would be merged): enough rows for a
+#: read in several chunks
+NOTES_THRICE = [f"{t} ({n})" for n in range(3) for t in NOTES]
 QUERIES = [
     "deposit",
     "landlord deposit tenants",
@@ -340,8 +343,7 @@ def test_a_search_that_starts_while_a_scope_is_analysed_does_not_wait_for_the_an
 
     monkeypatch.setattr(vector_cache, "_BUILD_CHUNK", 4)
     case = engine.create_case("让路")
-    texts = [f"{t} ({n})" for n in range(3) for t in NOTES]
-    engine.add_notes([{"content": t, "case_id": case.id} for t in texts])
+    engine.add_notes([{"content": t, "case_id": case.id} for t in NOTES_THRICE])
     index = engine._index
     where = index_filter(case.id)
     calls: list[float] = []
@@ -368,7 +370,7 @@ def test_a_search_that_starts_while_a_scope_is_analysed_does_not_wait_for_the_an
     index._filler.submit(lambda: None).result()
     assert search_over.wait(10)
     assert index._vectors.holds(where)
-    assert len(calls) >= len(texts) > 8
+    assert len(calls) >= len(NOTES_THRICE) > 8
     during = [t for t in calls[8:] if t < ended_at[0]]  # after the chunk the search hit
     assert during == [], f"{len(during)} rows analysed while the search ran"
 
@@ -380,9 +382,7 @@ def test_kept_postings_add_nothing_for_the_garbage_collector_to_walk(engine):
     import gc
 
     case = engine.create_case("回收")
-    engine.add_notes(
-        [{"content": f"{t} ({n})", "case_id": case.id} for n in range(3) for t in NOTES]
-    )
+    engine.add_notes([{"content": t, "case_id": case.id} for t in NOTES_THRICE])
     where = index_filter(case.id)
     index = engine._index
     _keep(index, where)
