@@ -39,7 +39,7 @@ import numpy as np
 from desktop_app.core.errors import StorageError
 from desktop_app.memory.index_upkeep import IndexUpkeep
 from desktop_app.memory.prefetch import Planned, files_under
-from desktop_app.memory.scope import index_filter, quote_ids, scope_key
+from desktop_app.memory.scope import GLOBAL_KEY, index_filter, quote_ids, scope_key
 from desktop_app.memory.vector_cache import VectorCache
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,11 @@ UPKEEP_ROWS = 256
 #: ... or this share of the table, if more: one upkeep costs O(rows) (LanceDB rewrites the
 #: full-text index: ~2 s at 50k notes), so a large table folds in two batches at a time
 UPKEEP_SHARE = 0.02
-#: ... or after this many writes (each small write leaves a fragment and a version)
+#: ... or after this many writes (each small write leaves a fragment and a version).  Rows of
+#: a scope kept in memory count only here: its searches never scan them (see _flat_rows), and
+#: they are folded in at the next quiet moment.  Counting them against the row budget made a
+#: bulk import optimize after every batch or two (O(rows) each: ~2 ms of CPU per note added at
+#: 50k notes, more than the embedding of the note, on a machine of two cores)
 UPKEEP_WRITES = 16
 #: while writes keep coming, old versions are removed at every this-many-th upkeep; an idle
 #: upkeep (IndexUpkeep.IDLE_SECONDS after the last write), close and every true delete remove
@@ -226,7 +230,8 @@ class NoteIndex:
         self._db = lancedb.connect(str(folder), read_consistency_interval=consistency)
         self._table = None
         self._fts_ready = False
-        #: rows and writes since the last index update (the upkeep's budget)
+        #: rows since the last index update that a search would scan flat (see _flat_rows),
+        #: and writes (the upkeep's budget)
         self._rows_since_upkeep = 0
         self._writes_since_upkeep = 0
         #: upkeeps since old versions were last removed (see UPKEEP_PRUNE_EVERY)
@@ -528,7 +533,8 @@ class NoteIndex:
             if self._vectors is not None:
                 self._vectors.apply(written=rows)
                 self._texts.apply(written=rows)
-            self._after_write(len(rows))
+            self._after_write(self._flat_rows(rows))
+            self._keep_written(rows)
         self._notify()
 
     @_guarded()
@@ -545,6 +551,36 @@ class NoteIndex:
                 self._texts.apply(deleted=ids)
             self._after_write(len(ids))
         self._notify()
+
+    def _flat_rows(self, rows: Sequence[IndexRow]) -> int:
+        """How many of these just written rows a search would scan flat until the next index
+        update: those of a case whose search filter is not kept in memory (a kept one is
+        searched from memory, see vector_cache.py), and every global note (it is in every
+        case's filter)."""
+        if self._vectors is None:
+            return len(rows)
+        kept: dict[str, bool] = {}
+        flat = 0
+        for row in rows:
+            key = scope_key(row.case_id)
+            if key not in kept:
+                where = index_filter(key or None)
+                kept[key] = key != GLOBAL_KEY and (
+                    self._vectors.holds(where) or self._texts.holds(where)
+                )
+            flat += not kept[key]
+        return flat
+
+    def _keep_written(self, rows: Sequence[IndexRow]) -> None:
+        """Keep the cases just written to in memory (in the background, each alone): their
+        searches, right after an import too, then never wait for LanceDB's flat scan of the
+        rows not indexed yet, and the upkeep need not update the index after every batch."""
+        if not self._upkeep_started or self._vectors is None:
+            return
+        for key in {scope_key(row.case_id) for row in rows} - {GLOBAL_KEY}:
+            where = index_filter(key)
+            if not (self._vectors.holds(where) or self._texts.holds(where)):
+                self._keep_later(where, alone=True)
 
     def _after_write(self, rows: int) -> None:
         self.generation += 1
@@ -593,7 +629,8 @@ class NoteIndex:
     def upkeep_due(self, idle: bool, quiet: bool | None = None) -> str | None:
         """What the background upkeep should do now: "optimize" (fold unindexed rows into
         the indices, compact, drop old versions), "ann" (consider the vector index), when
-        quiet "merge", "prune", "keep" (a large scope's text into memory) and "warm", or None.
+        quiet "optimize" (rows that only kept scopes search), "merge", "prune", "keep" (a
+        large scope's text into memory) and "warm", or None.
         ``idle``: nothing was written for a while, so even a few rows are worth folding in;
         ``quiet`` (default: ``idle``): nor searched, so seconds of CPU or a lock on the files
         delay no one."""
@@ -602,7 +639,8 @@ class NoteIndex:
             return None
         rows, writes = self._rows_since_upkeep, self._writes_since_upkeep
         budget = max(UPKEEP_ROWS, int(UPKEEP_SHARE * self._table.count_rows()))
-        if rows >= budget or writes >= UPKEEP_WRITES or (idle and writes):
+        # rows that only kept scopes search (see _flat_rows) are folded in when no one searches
+        if rows >= budget or writes >= UPKEEP_WRITES or (idle and rows) or (quiet and writes):
             return "optimize"
         if self._ann_check:
             return "ann"
@@ -624,6 +662,7 @@ class NoteIndex:
                 )
             elif task == "ann":
                 self._consider_ann()
+                self._hand_over_large()
             elif task == "merge":
                 self._consider_ann(merge=True)
             elif task == "prune":
@@ -706,7 +745,7 @@ class NoteIndex:
         """Remove every old version's files, once no search reads and no write is due."""
         with self._lock:
             table = self._table
-            if table is None or self._rows_since_upkeep:
+            if table is None or self._writes_since_upkeep:
                 return  # rows came in meanwhile: pruning now would index them while searches wait
             with self._files.exclusive(), warnings.catch_warnings():
                 # removing every old version is the point (one version on disk); LanceDB warns
@@ -764,6 +803,16 @@ class NoteIndex:
         # it from it), and that matters for recall: at 50k, right after a rebuild over 10
         # fragments the final top 10's recall@10 vs exact was 0.95-0.99, compacted 1.000
         self._optimize_and_prune()
+
+    def _hand_over_large(self) -> None:
+        """A kept scope that grew large (a case kept from an import's first batch on) keeps
+        only its text once the vector index answers for it: its vectors would hold 2 KB a
+        note of the memory budget (100 MB at 50k notes)."""
+        if self._ann_partitions is None or self._vectors is None:
+            return
+        with self._lock:  # no write applies to the scope while it moves
+            large = self._vectors.take_large(ANN_MIN_SCOPE)
+            self._texts.install([(where, scope.without_vectors()) for where, scope in large])
 
     @staticmethod
     def _segments(table, partitions: int) -> int:
@@ -913,9 +962,9 @@ class NoteIndex:
             self._searching -= 1
             self._searching_cond.notify_all()
 
-    def _keep_later(self, where: str) -> None:
+    def _keep_later(self, where: str, *, alone: bool = False) -> None:
         """Keep a scope in memory, in the background (see _keep; this search and the ones
-        until then ask LanceDB)."""
+        until then ask LanceDB).  ``alone``: read only this scope, never the whole table."""
         # not the write lock: a search must not wait for a write or for a scope being read
         with self._filling_lock:
             if (
@@ -930,12 +979,12 @@ class NoteIndex:
                 self._filler = ThreadPoolExecutor(1, thread_name_prefix="lexmem-vectors")
             filler = self._filler
         try:
-            filler.submit(self._keep, where)
+            filler.submit(self._keep, where, alone=alone)
         except RuntimeError:  # shut down: the index is closing
             with self._filling_lock:
                 self._filling.discard(where)
 
-    def _keep(self, where: str, *, large_now: bool = False) -> None:
+    def _keep(self, where: str, *, large_now: bool = False, alone: bool = False) -> None:
         """Keep a scope in memory: a small one whole (vectors and text, and with it every
         case of a small table), a large one's text only (its vectors are searched through
         the vector index).  Neither the read nor the analysis holds the write lock (reading
@@ -948,10 +997,10 @@ class NoteIndex:
         try:
             self._let_searches_finish()  # not beside the search that asked (see begin_search)
             for _attempt in range(3):
-                if self._build_kept(where, locked=False, large_now=large_now):
+                if self._build_kept(where, locked=False, large_now=large_now, alone=alone):
                     return
             with self._lock:
-                self._build_kept(where, locked=True, large_now=large_now)
+                self._build_kept(where, locked=True, large_now=large_now, alone=alone)
         except Exception:  # an optimisation: LanceDB keeps answering
             log.debug("could not keep the scope %s in memory", where, exc_info=True)
         finally:
@@ -964,9 +1013,12 @@ class NoteIndex:
         with self._searching_cond:
             self._searching_cond.wait_for(lambda: self._searching == 0, KEEP_WAIT_SECONDS)
 
-    def _build_kept(self, where: str, *, locked: bool, large_now: bool = False) -> bool:
-        """Read, build and keep ``where``'s entries.  False when a write landed between the
-        read and the keeping (never when ``locked``: the caller holds the write lock)."""
+    def _build_kept(
+        self, where: str, *, locked: bool, large_now: bool = False, alone: bool = False
+    ) -> bool:
+        """Read, build and keep ``where``'s entries (``alone``: never every case of a small
+        table with it).  False when a write landed between the read and the keeping (never
+        when ``locked``: the caller holds the write lock)."""
         with self._lock:  # no write is half done once the lock is had: the generation holds
             table = self._table
             if table is None or self._vectors.holds(where) or self._texts.holds(where):
@@ -978,6 +1030,7 @@ class NoteIndex:
             # table: 600-800 ms at p95 with 100 cases)
             whole = (
                 not large
+                and not alone
                 and not self._cases_overflow
                 and table.count_rows() <= KEEP_ALL_CASES_ROWS
             )

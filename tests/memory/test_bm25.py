@@ -27,6 +27,14 @@ PROBES = sorted(
 )  # fmt: skip
 
 
+@pytest.fixture(autouse=True)
+def _kept_by_searches_only(monkeypatch):
+    """These tests are about a search keeping its scope (and the whole table with it); a
+    write keeps the cases it wrote to as well (test_index_upkeep), which would be there
+    first."""
+    monkeypatch.setattr(NoteIndex, "_keep_written", lambda self, rows: None)
+
+
 def _lance_text(index: NoteIndex, terms: str, where: str, limit: int):
     """The same search straight from LanceDB (no kept copy)."""
     kept, index._vectors = index._vectors, None

@@ -75,9 +75,39 @@ def test_a_reset_forgets_the_kept_vectors(engine):
     engine._index.vector_search(vector, where, 5)
     engine._index._filler.submit(lambda: None).result()
     assert engine._index._vectors.holds(where)
+    before = engine._index._vectors._scopes[where]
     engine.rebuild_index()
-    assert not engine._index._vectors.holds(where)
+    # the old copy is gone; the refill writes the case again, which keeps it afresh
+    engine._index._filler.submit(lambda: None).result()
+    assert engine._index._vectors._scopes.get(where) is not before
     _same(
         engine._index.vector_search(vector, where, 5),
         _lance_exact(engine._index, vector, where, 5),
     )
+
+
+def test_a_scope_without_its_vectors_answers_the_same_text_searches_and_grows():
+    from desktop_app.memory.vector_cache import VectorCache
+
+    where = index_filter("c1")
+    vectors = np.eye(4, dtype=np.float32)
+    terms = ["rent paid march", "rent unpaid april", "deposit returned", "invoice sent"]
+    cache = VectorCache(4)
+    cache.install(cache.build(where, ["a", "b", "c", "d"], vectors, terms))
+    ((taken_where, scope),) = cache.take_large(4)
+    assert taken_where == where and not cache.holds(where)
+    texts = VectorCache(0)
+    texts.install([(where, scope.without_vectors())])
+    assert texts.text_search(where, "rent", 5) == scope.text_search("rent", 5)
+    assert [i for i, _ in texts.text_search(where, "rent", 5)] == ["a", "b"]
+    assert scope.search(vectors[2], 1)[0][0] == "c"  # a search that held the old one still works
+
+    class Row:
+        def __init__(self, note_id, terms):
+            self.id, self.case_id, self.status, self.terms = note_id, "c1", "active", terms
+            self.vector = np.zeros(4, dtype=np.float32)
+
+    texts.apply(written=[Row("e", "rent reminder"), Row("a", "lease signed")])
+    assert {i for i, _ in texts.text_search(where, "rent", 5)} == {"b", "e"}
+    assert [i for i, _ in texts.text_search(where, "lease", 5)] == ["a"]
+    assert VectorCache(4).take_large(1) == []
