@@ -26,7 +26,8 @@ import re
 import shutil
 import threading
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -53,7 +54,7 @@ UPKEEP_ROWS = 256
 #: full-text index: ~2 s at 50k notes), so a large table folds in two batches at a time
 UPKEEP_SHARE = 0.02
 #: ... or after this many writes (each small write leaves a fragment and a version).  Rows of
-#: a scope kept in memory count only here: its searches never scan them (see _flat_rows), and
+#: a scope kept in memory count only here: its searches never scan them (_unkept_scopes), and
 #: they are folded in at the next quiet moment.  Counting them against the row budget made a
 #: bulk import optimize after every batch or two (O(rows) each: ~2 ms of CPU per note added at
 #: 50k notes, more than the embedding of the note, on a machine of two cores)
@@ -230,7 +231,7 @@ class NoteIndex:
         self._db = lancedb.connect(str(folder), read_consistency_interval=consistency)
         self._table = None
         self._fts_ready = False
-        #: rows since the last index update that a search would scan flat (see _flat_rows),
+        #: rows since the last index update that a search would scan flat (see _unkept_scopes),
         #: and writes (the upkeep's budget)
         self._rows_since_upkeep = 0
         self._writes_since_upkeep = 0
@@ -533,8 +534,9 @@ class NoteIndex:
             if self._vectors is not None:
                 self._vectors.apply(written=rows)
                 self._texts.apply(written=rows)
-            self._after_write(self._flat_rows(rows))
-            self._keep_written(rows)
+            unkept = self._unkept_scopes(rows)
+            self._after_write(sum(unkept.values()))
+            self._keep_written(unkept.keys() - {GLOBAL_KEY})
         self._notify()
 
     @_guarded()
@@ -552,35 +554,32 @@ class NoteIndex:
             self._after_write(len(ids))
         self._notify()
 
-    def _flat_rows(self, rows: Sequence[IndexRow]) -> int:
-        """How many of these just written rows a search would scan flat until the next index
-        update: those of a case whose search filter is not kept in memory (a kept one is
-        searched from memory, see vector_cache.py), and every global note (it is in every
-        case's filter)."""
-        if self._vectors is None:
-            return len(rows)
-        kept: dict[str, bool] = {}
-        flat = 0
-        for row in rows:
-            key = scope_key(row.case_id)
-            if key not in kept:
-                where = index_filter(key or None)
-                kept[key] = key != GLOBAL_KEY and (
-                    self._vectors.holds(where) or self._texts.holds(where)
-                )
-            flat += not kept[key]
-        return flat
+    def _held(self, where: str) -> bool:
+        """Is this search filter answered from memory (see vector_cache.py)?"""
+        return self._vectors is not None and (
+            self._vectors.holds(where) or self._texts.holds(where)
+        )
 
-    def _keep_written(self, rows: Sequence[IndexRow]) -> None:
+    def _unkept_scopes(self, rows: Sequence[IndexRow]) -> Counter[str]:
+        """Rows just written, counted by scope key, of the scopes a search would scan flat
+        until the next index update: a case whose search filter is not kept in memory, and
+        the global scope (its notes are in every case's filter)."""
+        written = Counter(scope_key(row.case_id) for row in rows)
+        return Counter(
+            {
+                key: n
+                for key, n in written.items()
+                if key == GLOBAL_KEY or not self._held(index_filter(key))
+            }
+        )
+
+    def _keep_written(self, keys: Iterable[str]) -> None:
         """Keep the cases just written to in memory (in the background, each alone): their
         searches, right after an import too, then never wait for LanceDB's flat scan of the
         rows not indexed yet, and the upkeep need not update the index after every batch."""
-        if not self._upkeep_started or self._vectors is None:
-            return
-        for key in {scope_key(row.case_id) for row in rows} - {GLOBAL_KEY}:
-            where = index_filter(key)
-            if not (self._vectors.holds(where) or self._texts.holds(where)):
-                self._keep_later(where, alone=True)
+        if self._upkeep_started and self._vectors is not None:
+            for key in keys:
+                self._keep_later(index_filter(key), alone=True)
 
     def _after_write(self, rows: int) -> None:
         self.generation += 1
@@ -639,7 +638,7 @@ class NoteIndex:
             return None
         rows, writes = self._rows_since_upkeep, self._writes_since_upkeep
         budget = max(UPKEEP_ROWS, int(UPKEEP_SHARE * self._table.count_rows()))
-        # rows that only kept scopes search (see _flat_rows) are folded in when no one searches
+        # rows that only kept scopes search (see _unkept_scopes) are folded in when no one searches
         if rows >= budget or writes >= UPKEEP_WRITES or (idle and rows) or (quiet and writes):
             return "optimize"
         if self._ann_check:
@@ -1021,7 +1020,7 @@ class NoteIndex:
         when ``locked``: the caller holds the write lock)."""
         with self._lock:  # no write is half done once the lock is had: the generation holds
             table = self._table
-            if table is None or self._vectors.holds(where) or self._texts.holds(where):
+            if table is None or self._held(where):
                 return True
             size = self._scope_size(table, where)
             large = size >= ANN_MIN_SCOPE
