@@ -14,13 +14,13 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from desktop_app.core.clock import local_date, to_utc
 from desktop_app.core.errors import InvalidInputError
-from desktop_app.memory import construction, construction_pool
+from desktop_app.memory import construction, construction_pool, link_partition
 from desktop_app.memory.blas import one_blas_thread
 from desktop_app.memory.cases import Cases, new_id
 from desktop_app.memory.changes import ChangeRecorder
@@ -181,6 +181,9 @@ class _ScopeVectors:
     #: vstack per batch copied the whole scope: 100 MB per batch at 50k notes)
     buffer: np.ndarray
     used_at: float
+    #: the groups of a large scope's rows (rows are kept in group order): link candidates
+    #: come from the groups nearest each new note (see link_partition.py)
+    partition: link_partition.Partition | None = None
 
     @property
     def matrix(self) -> np.ndarray:
@@ -195,6 +198,26 @@ class _ScopeVectors:
             self.buffer = grown
         self.buffer[have:need] = vectors
         self.ids = [*self.ids, *ids]
+        if self.partition is not None:
+            self.partition.add_tail(vectors)
+
+    def keep_partition(self) -> None:
+        """Group the rows of a large scope, or fold the rows added since into the groups,
+        when due: rows and ids are put in group order (a new buffer: views handed out
+        earlier stay valid)."""
+        rows = len(self.ids)
+        if self.partition is None:
+            if rows < link_partition.PARTITION_FROM:
+                return
+            self.partition, order = link_partition.build(self.matrix)
+        elif self.partition.due(rows):
+            self.partition, order = link_partition.refold(self.partition, self.matrix)
+        else:
+            return
+        buffer = np.empty_like(self.buffer)
+        buffer[:rows] = self.matrix[order]
+        self.buffer = buffer
+        self.ids = [self.ids[i] for i in order.tolist()]
 
 
 class Ingestion:
@@ -388,11 +411,9 @@ class Ingestion:
             by_scope.setdefault(p.case_id, []).append(p)
         for case_id, group in by_scope.items():
             batch = np.vstack([p.vector for p in group])
-            existing_ids, existing = self._scope_vectors(case_id, batch)
-            found = [
-                _block_links(batch, start, existing, cfg) for start in range(0, len(group), _BLOCK)
-            ]
-            links += _link_rows(group, existing_ids, found, cfg)
+            scope = self._scope_vectors(case_id, batch)
+            found = [_block_links(batch, start, scope, cfg) for start in range(0, len(group), _BLOCK)]
+            links += _link_rows(group, scope.ids, found, cfg)
         return links
 
     def _same_matter_links(
@@ -433,16 +454,14 @@ class Ingestion:
             batch = np.vstack([p.vector for p in new[: start + len(chunk)]])
             found.append(
                 _LINK_POOL.submit(
-                    lambda b=batch, s=start: _block_links(b, s, scope.result()[1], cfg)
+                    lambda b=batch, s=start: _block_links(b, s, scope.result(), cfg)
                 )
             )
             if progress:
                 progress(start + len(chunk), len(new))
-        return lambda: _link_rows(new, scope.result()[0], [f.result() for f in found], cfg)
+        return lambda: _link_rows(new, scope.result().ids, [f.result() for f in found], cfg)
 
-    def _scope_vectors(
-        self, case_id: str | None, batch_vectors: np.ndarray
-    ) -> tuple[list[str], np.ndarray | None]:
+    def _scope_vectors(self, case_id: str | None, batch_vectors: np.ndarray) -> _Candidates:
         """Neighbour candidates among stored notes: the kept copy of the scope when it is
         still exact, a vector search per item for small batches, else one scan of the scope's
         vectors (kept for the next batch)."""
@@ -458,7 +477,7 @@ class Ingestion:
         ids = list(found)
         vectors = self._index.vectors_for(ids)
         ids = [i for i in ids if i in vectors]
-        return ids, (np.vstack([vectors[i] for i in ids]) if ids else None)
+        return _Candidates(ids, np.vstack([vectors[i] for i in ids]) if ids else None)
 
     def _scope_copy_valid(self, case_id: str | None) -> bool:
         kept = self._scope_copy
@@ -469,24 +488,26 @@ class Ingestion:
             and time.monotonic() - kept.used_at < _SCOPE_COPY_SECONDS
         )
 
-    def _scope_matrix(self, case_id: str | None) -> tuple[list[str], np.ndarray | None]:
+    def _scope_matrix(self, case_id: str | None) -> _Candidates:
         """The scope's active vectors: the kept copy while it is exact, else one scan (kept
-        for the next batch)."""
+        for the next batch); a large scope's come with their partition."""
         if self._scope_copy_valid(case_id):
             kept = self._scope_copy
             kept.used_at = time.monotonic()
-            return kept.ids, kept.matrix
-        self._scope_copy = None  # stale: free its memory before reading anew
-        ids, matrix = self._index.scope_matrix(index_filter(case_id, include_global=False))
-        if matrix is not None:
-            self._scope_copy = _ScopeVectors(
+        else:
+            self._scope_copy = None  # stale: free its memory before reading anew
+            ids, matrix = self._index.scope_matrix(index_filter(case_id, include_global=False))
+            if matrix is None:
+                return _Candidates(ids, None)
+            kept = self._scope_copy = _ScopeVectors(
                 scope_key(case_id),
                 self._index.generation,
                 ids,
                 np.asarray(matrix, dtype=np.float32),
                 time.monotonic(),
             )
-        return ids, matrix
+        kept.keep_partition()
+        return _Candidates(kept.ids, kept.matrix, kept.partition)
 
     def _keep_scope_copy(self, new: list[_Pending]) -> None:
         """After this batch's own index write: the kept copy gains its notes and stays exact."""
@@ -540,24 +561,37 @@ def _ready(links: list[LinkRow]) -> Callable[[], list[LinkRow]]:
     return lambda: links
 
 
+class _Candidates(NamedTuple):
+    """A scope's stored notes a batch may link to: ids, vectors in the same order, and the
+    partition of those rows when the scope is large."""
+
+    ids: list[str]
+    matrix: np.ndarray | None
+    partition: link_partition.Partition | None = None
+
+
 def _block_links(
-    batch: np.ndarray, start: int, existing: np.ndarray | None, cfg: MemoryConfig
+    batch: np.ndarray, start: int, scope: _Candidates, cfg: MemoryConfig
 ) -> list[tuple[int, int, float]]:
     """For the items ``start .. start+_BLOCK`` of a one-scope batch (``batch`` holds the
     vectors of items 0 .. end): (item, target, sim) of their strongest neighbours above the
     link threshold, targets numbered stored notes first, then the batch's own items (each
     item sees only the items before it)."""
     block = batch[start : start + _BLOCK]
+    existing = scope.matrix
     n_existing = 0 if existing is None else len(existing)
-    rows, cols, sims = _above(block, existing, cfg.link_threshold)
+    cap = max(0, min(cfg.max_semantic_links, cfg.neighbours))
+    if scope.partition is not None and existing is not None:
+        rows, cols, sims = scope.partition.strongest(block, existing, cfg.link_threshold, cap)
+    else:
+        rows, cols, sims = _strongest_of_product(block, existing, cfg.link_threshold, cap)
     with one_blas_thread():
         own = block @ batch[: start + len(block)].T
     own[np.arange(len(block))[:, None] <= np.arange(own.shape[1]) - start] = -1.0
-    r2, c2 = np.nonzero(own >= cfg.link_threshold)
+    r2, c2, s2 = link_partition.strongest(own, cfg.link_threshold, cap)
     rows = np.concatenate([rows, r2])
     cols = np.concatenate([cols, c2 + n_existing])
-    sims = np.concatenate([sims, own[r2, c2]])
-    cap = max(0, min(cfg.max_semantic_links, cfg.neighbours))
+    sims = np.concatenate([sims, s2])
     return [(start + r, c, s) for r, c, s in _strongest_per_row(rows, cols, sims, cap)]
 
 
@@ -579,15 +613,13 @@ def _link_rows(
     return links
 
 
-def _above(
-    block: np.ndarray, matrix: np.ndarray | None, threshold: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(row, col, sim) of every pair of ``block`` x ``matrix`` rows with sim >= threshold.
-    A threshold instead of a top-k partition per row: at 50k notes the partition of 500
-    rows cost more than the matrix product itself."""
-    empty = np.zeros(0, dtype=np.intp)
+def _strongest_of_product(
+    block: np.ndarray, matrix: np.ndarray | None, threshold: float, cap: int
+) -> link_partition.Pairs:
+    """(row, col, sim) of the ``cap`` strongest pairs of each ``block`` row with the
+    ``matrix`` rows, above ``threshold`` (argmax passes: a top-k partition per row cost more
+    than the matrix product itself at 50k notes)."""
     if matrix is None or len(matrix) == 0:
-        return empty, empty, np.zeros(0, dtype=np.float32)
+        return link_partition.strongest(np.zeros((len(block), 0), np.float32), threshold, cap)
     sims = block @ matrix.T  # a large product: here a second BLAS thread pays off
-    rows, cols = np.nonzero(sims >= threshold)
-    return rows, cols, sims[rows, cols]
+    return link_partition.strongest(sims, threshold, cap)

@@ -144,3 +144,42 @@ def test_offline_construction_lands_in_the_note_and_its_vector(engine):
     vector = engine._index.vectors_for([preference.id])[preference.id]
     expected = engine.embedder.embed([embedding_text(preference)])[0]
     assert np.allclose(vector, expected, atol=1e-4)  # stored as float16: ~3e-5 a component
+
+
+def test_a_large_scope_links_through_its_partition_with_ids_and_vectors_kept_aligned(
+    engine, monkeypatch
+):
+    """Past PARTITION_FROM the kept copy is put in group order (and again as batches fold
+    in): probing every group must then link exactly as the brute force, which it only does
+    if each id still sits beside its own vector."""
+    from desktop_app.memory import link_partition
+
+    monkeypatch.setattr(link_partition, "PARTITION_FROM", 40)
+    monkeypatch.setattr(link_partition, "MIN_GROUPS", 4)
+    monkeypatch.setattr(link_partition, "PROBE", 99)  # every group: exact
+    case = engine.create_case("分组")
+    order: list[str] = []
+    results = []
+    for batch_no, sizes in enumerate((45, 30, 50, 20)):
+        items = [
+            {"content": _RENT[i % len(_RENT)].format(n=1000 * batch_no + i), "case_id": case.id}
+            for i in range(sizes)
+        ]
+        results = engine.add_notes(items)
+        if batch_no < 3:
+            order += [r.note.id for r in results]
+    kept = engine._ingestion._scope_copy
+    assert kept is not None and kept.partition is not None
+    # grouped at 45 notes, the next 30 folded in at 75, grouped anew at 125 (> 2 x 45)
+    assert kept.partition.built_for == 125
+    stored = engine._index.vectors_for(kept.ids)
+    assert len(kept.ids) == 145 and set(kept.ids) == set(order) | {r.note.id for r in results}
+    for row, note_id in enumerate(kept.ids):
+        np.testing.assert_allclose(kept.matrix[row], stored[note_id], atol=2e-3)
+    cfg = engine.config
+    for position, result in enumerate(results):
+        earlier = order + [r.note.id for r in results[:position]]
+        expected = _brute_force(
+            engine, result.note.id, earlier, cfg.link_threshold, cfg.max_semantic_links
+        )
+        assert len(result.linked) == len(expected), result.note.content
