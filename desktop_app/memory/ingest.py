@@ -29,7 +29,7 @@ from desktop_app.memory.index import NoteIndex
 from desktop_app.memory.index_sync import IndexSync, ProgressCallback, embedding_text
 from desktop_app.memory.jobs import ENRICH, JobQueue
 from desktop_app.memory.notes_repository import NotesRepository
-from desktop_app.memory.sameness import same_matter
+from desktop_app.memory.sameness import remember, same_matter
 from desktop_app.memory.scope import index_filter, scope_key
 from desktop_app.memory.store import Store, utcnow
 from desktop_app.memory.text import clean_content, content_hash
@@ -325,6 +325,7 @@ class Ingestion:
             if embedding_text(note) != embedding_text(p.note):
                 changed.append(p)
             p.note, p.written_terms = note, b.written_terms
+        remember((p.content, b.matter) for p, b in zip(new, built, strict=True))
         if changed:
             vectors = self._sync.embed([p.note for p in changed])
             for p, v in zip(changed, vectors, strict=True):

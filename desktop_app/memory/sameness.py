@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
+from collections.abc import Iterable
 
 from desktop_app.memory.dates import find_dates
 from desktop_app.memory.legal_terms import legal_terms
@@ -106,14 +109,46 @@ def _parts(text: str) -> tuple[str, ...]:
     return (text, *clauses) if len(clauses) > 1 else (text,)
 
 
+#: what same_matter compares of a text: the text and its clauses (see _parts), each with
+#: its masked tokens.  Plain tuples: a batch's are built in the construction helper process
+#: and sent back (see construction_pool.py).
+Matter = tuple[tuple[str, frozenset[str]], ...]
+
+#: the Matter of recently added texts, given by the helper that built them
+_REMEMBERED = 4096
+_remembered: OrderedDict[str, Matter] = OrderedDict()
+_remembered_lock = threading.Lock()
+
+
+def matter_of(text: str) -> Matter:
+    """The parts of ``text`` and their tokens: the costly half of a same-matter check
+    (~0.1 ms a note), computed beside the embedding for a batch's new notes."""
+    with _remembered_lock:
+        known = _remembered.get(text)
+    if known is not None:
+        return known
+    return tuple((part, _tokens(part)) for part in _parts(text))
+
+
+def remember(matters: Iterable[tuple[str, Matter]]) -> None:
+    """Keep the Matter of texts just added (the most recent _REMEMBERED): the checks of
+    their batch, and of the next ones, find them here."""
+    with _remembered_lock:
+        for text, matter in matters:
+            _remembered[text] = matter
+            _remembered.move_to_end(text)
+        while len(_remembered) > _REMEMBERED:
+            _remembered.popitem(last=False)
+
+
 def same_matter(a: str, b: str) -> bool:
     """``a`` and ``b`` say different values, or opposite things, about one matter (in the
     whole text or in one clause of each)."""
     if a == b:
         return False
-    for pa in _parts(a):
-        for pb in _parts(b):
-            dice = _dice(_tokens(pa), _tokens(pb))
+    for pa, tokens_a in matter_of(a):
+        for pb, tokens_b in matter_of(b):
+            dice = _dice(tokens_a, tokens_b)
             if dice >= SAME_MATTER_DICE and (
                 _values_differ(pa, pb) or _negated(pa) != _negated(pb)
             ):

@@ -73,6 +73,32 @@ def test_a_large_batch_is_built_in_the_helper_exactly_as_inline(engine, ready_he
         assert by_id[result.note.id] == terms_text(result.note)
 
 
+def test_a_batch_built_in_the_helper_finds_the_same_matter_with_the_parts_it_sent(
+    engine, ready_helper
+):
+    """The helper also splits and masks each content for the same-matter check; the check
+    of the batch uses what came back, and flags the pair as an inline check would."""
+    from desktop_app.memory import sameness
+    from desktop_app.memory.ingest import SAME_MATTER_REASON
+
+    case = engine.create_case("同一事项")
+    old, new = "原告月薪8000元", "原告月薪调整为9500元"
+    items = [{"content": c, "case_id": case.id} for c in (old, new)]
+    items += [{**item, "case_id": case.id} for item in _batch(PROCESS_FROM, "事")]
+    used = ready_helper.used
+    added = engine.add_notes(items)
+    assert ready_helper.used == used + 1
+    for text in (old, new):
+        inline = tuple((part, sameness._tokens(part)) for part in sameness._parts(text))
+        assert sameness._remembered[text] == inline
+    flagged = [
+        link
+        for link in engine.links_of(added[1].note.id)
+        if link.kind == "duplicate" and link.reason == SAME_MATTER_REASON
+    ]
+    assert added[0].note.id in {link.dst for link in flagged}
+
+
 def test_the_first_large_batch_does_not_wait_for_the_helper_to_start(engine, fresh_helper):
     """Starting the process takes seconds: the batch that starts it is built here."""
     case = engine.create_case("首批")
