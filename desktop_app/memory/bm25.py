@@ -94,7 +94,11 @@ def analyse(terms: str) -> list[str]:
     return out
 
 
-def term_counts(terms: str) -> tuple[Counter[str], int]:
+#: (term frequencies, document length) of one row
+Counted = tuple[Counter[str], int]
+
+
+def term_counts(terms: str) -> Counted:
     """(term frequencies, document length) of one row's ``terms``."""
     tokens = analyse(terms)
     return Counter(tokens), len(tokens)

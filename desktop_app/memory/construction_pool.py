@@ -32,7 +32,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import date
 
-from desktop_app.memory import construction, sameness
+from desktop_app.memory import bm25, construction, sameness
 from desktop_app.memory.text import fts_text
 
 log = logging.getLogger(__name__)
@@ -65,14 +65,18 @@ class Built:
     #: the full-text terms of the note's written text (content and context): see
     #: index_sync.terms_text, the longest part of the index row to compute
     written_terms: str
+    #: those terms counted as the in-memory full-text index keeps them (bm25.term_counts)
+    written_counts: bm25.Counted
     #: what the same-matter check compares of the note's content (sameness.matter_of)
     matter: sameness.Matter
 
 
 def build(draft: Draft) -> Built:
+    written = fts_text(f"{draft.content}\n{draft.context}")
     return Built(
         construction.construct_offline(draft.content, draft.category, draft.written_on),
-        fts_text(f"{draft.content}\n{draft.context}"),
+        written,
+        bm25.term_counts(written),
         sameness.matter_of(draft.content),
     )
 

@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from desktop_app.core.errors import StorageError
+from desktop_app.memory import bm25
 from desktop_app.memory.index_upkeep import IndexUpkeep
 from desktop_app.memory.prefetch import Planned, files_under
 from desktop_app.memory.scope import GLOBAL_KEY, index_filter, quote_ids, scope_key
@@ -115,6 +116,8 @@ class IndexRow:
     #: a digest of everything this row was built from (text, scope, status); comparing it
     #: with SQLite's finds stale rows after a restore without re-embedding everything
     stamp: str = ""
+    #: ``terms`` counted (bm25.term_counts) when the writer has them already
+    counted: bm25.Counted | None = None
 
 
 def _index_error(exc: Exception) -> StorageError:

@@ -18,6 +18,7 @@ from datetime import datetime
 import numpy as np
 
 from desktop_app.core.errors import StorageError
+from desktop_app.memory import bm25
 from desktop_app.memory.dates import date_terms
 from desktop_app.memory.embedder import Embedder
 from desktop_app.memory.index import IndexRow, IndexUnavailableError, NoteIndex
@@ -57,8 +58,25 @@ def terms_text(note: Note, written: str | None = None) -> str:
     ``written``: the terms of its content and context, when the caller has them already."""
     if written is None:
         written = fts_text(f"{note.content}\n{note.context}")
+    return " ".join([written, _label_terms(note)])
+
+
+def _label_terms(note: Note) -> str:
     labels = fts_text(" ".join([*note.keywords, *note.tags]), values=False)
-    return " ".join([written, labels, *date_terms(note.event_date)])
+    return " ".join([labels, *date_terms(note.event_date)])
+
+
+#: a new note's written terms (content and context) and their counts, computed beside its
+#: embedding (construction_pool.Built)
+WrittenTerms = tuple[str, bm25.Counted]
+
+
+def _counted(labels: str, written: WrittenTerms) -> bm25.Counted:
+    """The counts of the row's terms (``written`` terms, then ``labels``): terms are
+    analysed one by one, so the counts of the two parts add up."""
+    counts, length = written[1]
+    extra, extra_length = bm25.term_counts(labels)
+    return counts + extra, length + extra_length
 
 
 def epoch(value: datetime) -> float:
@@ -79,8 +97,12 @@ def stamp(note: Note, terms: str | None = None) -> str:
     return hashlib.blake2b(basis.encode("utf-8"), digest_size=12).hexdigest()
 
 
-def index_row(note: Note, vector: np.ndarray, written: str | None = None) -> IndexRow:
-    terms = terms_text(note, written)
+def index_row(note: Note, vector: np.ndarray, written: WrittenTerms | None = None) -> IndexRow:
+    if written is None:
+        terms, counted = terms_text(note), None
+    else:
+        labels = _label_terms(note)
+        terms, counted = " ".join([written[0], labels]), _counted(labels, written)
     return IndexRow(
         id=note.id,
         case_id=note.case_id,
@@ -89,6 +111,7 @@ def index_row(note: Note, vector: np.ndarray, written: str | None = None) -> Ind
         vector=vector,
         created_at=epoch(note.created_at),
         stamp=stamp(note, terms),
+        counted=counted,
     )
 
 
@@ -255,7 +278,7 @@ class IndexSync:
         vectors: np.ndarray | None = None,
         *,
         new: bool = False,
-        written_terms: Mapping[str, str | None] | None = None,
+        written_terms: Mapping[str, WrittenTerms | None] | None = None,
     ) -> None:
         """Write the notes' current versions to the index.
 
@@ -264,7 +287,8 @@ class IndexSync:
         text, and a deleted note would come back).  ``vectors`` are reused when the text
         they were computed from is still the note's.  ``new``: notes the caller inserted
         under the write lock it still holds, so none can be in the index yet (a plain append);
-        ``written_terms`` (only with ``new``): their written text's terms, computed already."""
+        ``written_terms`` (only with ``new``): their written text's terms and counts,
+        computed already."""
         if not notes:
             return
         with self._store.write_lock:

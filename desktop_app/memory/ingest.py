@@ -26,7 +26,12 @@ from desktop_app.memory.cases import Cases, new_id
 from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.dates import parse_event_date
 from desktop_app.memory.index import NoteIndex
-from desktop_app.memory.index_sync import IndexSync, ProgressCallback, embedding_text
+from desktop_app.memory.index_sync import (
+    IndexSync,
+    ProgressCallback,
+    WrittenTerms,
+    embedding_text,
+)
 from desktop_app.memory.jobs import ENRICH, JobQueue
 from desktop_app.memory.notes_repository import NotesRepository
 from desktop_app.memory.sameness import remember, same_matter
@@ -82,7 +87,7 @@ class _Pending:
     vector: np.ndarray | None = None
     note_id: str = ""
     #: the full-text terms of its written text, from the construction (see construction_pool)
-    written_terms: str | None = None
+    written_terms: WrittenTerms | None = None
 
 
 def prepare(item: dict[str, Any], number: int) -> _Pending:
@@ -324,7 +329,7 @@ class Ingestion:
             note = self._new_note(p, now, b.construction)
             if embedding_text(note) != embedding_text(p.note):
                 changed.append(p)
-            p.note, p.written_terms = note, b.written_terms
+            p.note, p.written_terms = note, (b.written_terms, b.written_counts)
         remember((p.content, b.matter) for p, b in zip(new, built, strict=True))
         if changed:
             vectors = self._sync.embed([p.note for p in changed])

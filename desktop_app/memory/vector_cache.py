@@ -55,6 +55,8 @@ class Written(Protocol):
     status: str
     terms: str
     vector: np.ndarray
+    #: ``terms`` counted, or None (counted here)
+    counted: bm25.Counted | None
 
 
 def parse_filter(where: str) -> tuple[frozenset[str], bool] | None:
@@ -414,7 +416,11 @@ class VectorCache:
                     if self._dim
                     else np.zeros((len(mine), 0), dtype=np.float32)
                 )
-                scope.append([r.id for r in mine], vectors, [r.terms for r in mine])
+                scope.append_counted(
+                    [r.id for r in mine],
+                    vectors,
+                    [r.counted or bm25.term_counts(r.terms) for r in mine],
+                )
 
     def clear(self) -> None:
         with self._lock:

@@ -105,7 +105,7 @@ def test_a_scope_without_its_vectors_answers_the_same_text_searches_and_grows():
     class Row:
         def __init__(self, note_id, terms):
             self.id, self.case_id, self.status, self.terms = note_id, "c1", "active", terms
-            self.vector = np.zeros(4, dtype=np.float32)
+            self.vector, self.counted = np.zeros(4, dtype=np.float32), None
 
     texts.apply(written=[Row("e", "rent reminder"), Row("a", "lease signed")])
     assert {i for i, _ in texts.text_search(where, "rent", 5)} == {"b", "e"}
