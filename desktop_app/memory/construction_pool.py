@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import logging
 import multiprocessing
+import os
 import re
 import sys
 import threading
@@ -113,7 +114,29 @@ def _has_main_guard(path: str) -> bool:
 
 
 def _warm_worker() -> None:
+    _yield_to_the_parent()
     construction.warm_up()  # jieba's dictionary loads while the parent embeds
+
+
+#: how much lower the helper's CPU priority is than the app's (POSIX nice increment)
+NICE = 5
+
+
+def _yield_to_the_parent() -> None:
+    """Lower this process's CPU priority.  On 2 cores the parent's embedding, its link
+    products and the index writes all want a core; the helper has time to spare (its batch
+    is ready well before the embedding is), so it should be the one that waits."""
+    try:
+        if sys.platform == "win32":
+            import ctypes
+
+            below_normal = 0x00004000
+            kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+            kernel32.SetPriorityClass(kernel32.GetCurrentProcess(), below_normal)
+        else:
+            os.nice(NICE)
+    except (OSError, AttributeError):  # not allowed here: the same work at the same priority
+        log.debug("construction helper keeps its priority", exc_info=True)
 
 
 def _ready() -> bool:

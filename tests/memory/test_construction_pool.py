@@ -117,6 +117,15 @@ def test_a_small_batch_never_starts_a_process(engine, fresh_helper):
     assert not fresh_helper.running
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX niceness")
+def test_the_helper_runs_at_a_lower_cpu_priority_than_the_app(ready_helper):
+    """It has time to spare; the embedding beside it has not."""
+    import os
+
+    helper_nice = ready_helper._pool.submit(os.nice, 0).result(timeout=30)
+    assert helper_nice == min(19, os.nice(0) + construction_pool.NICE)
+
+
 def test_a_helper_that_cannot_start_costs_time_not_notes(engine, fresh_helper, monkeypatch):
     def no_processes(method=None):
         raise OSError("process creation refused")
