@@ -55,8 +55,8 @@ UPKEEP_ROWS = 256
 #: full-text index: ~2 s at 50k notes), so a large table folds in two batches at a time
 UPKEEP_SHARE = 0.02
 #: ... or after this many writes (each small write leaves a fragment and a version).  Rows of
-#: a scope kept in memory count only here: its searches never scan them (_unkept_scopes), and
-#: they are folded in at the next quiet moment.  Counting them against the row budget made a
+#: a scope kept in memory, or that the write starts keeping, count only here: its searches
+#: never scan them (_unkept_scopes), and they are folded in at the next quiet moment.  Counting them against the row budget made a
 #: bulk import optimize after every batch or two (O(rows) each: ~2 ms of CPU per note added at
 #: 50k notes, more than the embedding of the note, on a machine of two cores)
 UPKEEP_WRITES = 16
@@ -538,8 +538,15 @@ class NoteIndex:
                 self._vectors.apply(written=rows)
                 self._texts.apply(written=rows)
             unkept = self._unkept_scopes(rows)
-            self._after_write(sum(unkept.values()))
-            self._keep_written(unkept.keys() - {GLOBAL_KEY})
+            keeping = self._keeps_on_write()
+            # a case this write starts keeping is searched from memory once read (each case
+            # alone, in the background): its rows are not scanned flat for long.  Counted,
+            # an import into 100 new cases of 100 notes optimized twice a batch
+            self._after_write(
+                sum(n for key, n in unkept.items() if key == GLOBAL_KEY or not keeping)
+            )
+            if keeping:
+                self._keep_written(unkept.keys() - {GLOBAL_KEY})
         self._notify()
 
     @_guarded()
@@ -576,13 +583,16 @@ class NoteIndex:
             }
         )
 
+    def _keeps_on_write(self) -> bool:
+        """Does a write keep the cases it wrote to in memory (see _keep_written)?"""
+        return self._upkeep_started and self._vectors is not None
+
     def _keep_written(self, keys: Iterable[str]) -> None:
         """Keep the cases just written to in memory (in the background, each alone): their
         searches, right after an import too, then never wait for LanceDB's flat scan of the
         rows not indexed yet, and the upkeep need not update the index after every batch."""
-        if self._upkeep_started and self._vectors is not None:
-            for key in keys:
-                self._keep_later(index_filter(key), alone=True)
+        for key in keys:
+            self._keep_later(index_filter(key), alone=True)
 
     def _after_write(self, rows: int) -> None:
         self.generation += 1

@@ -32,7 +32,7 @@ def _kept_by_searches_only(monkeypatch):
     """These tests are about a search keeping its scope (and the whole table with it); a
     write keeps the cases it wrote to as well (test_index_upkeep), which would be there
     first."""
-    monkeypatch.setattr(NoteIndex, "_keep_written", lambda self, rows: None)
+    monkeypatch.setattr(NoteIndex, "_keeps_on_write", lambda self: False)
 
 
 def _lance_text(index: NoteIndex, terms: str, where: str, limit: int):

@@ -534,6 +534,35 @@ def test_rows_of_a_kept_case_wait_for_a_quiet_moment_to_be_indexed(engine, monke
     assert "optimize" in [task for task, _ in runs]
 
 
+def test_new_cases_a_write_starts_keeping_do_not_make_an_index_update_due(
+    engine, monkeypatch
+):
+    """An import into many cases writes to cases not kept yet at every batch (100 notes in
+    each of 100 cases: five new cases a batch); the write starts keeping them, so their rows
+    wait for a quiet moment like a kept case's.  Counted against the row budget, that
+    import updated the index twice a batch (41 times for 10k notes)."""
+    index = engine._index
+    index._upkeep._idle_seconds = 3600  # no idle round in between on a slow machine
+    first = engine.create_case("先")
+    engine.add_notes([{"content": c, "case_id": first.id} for c in _notes(40, "先")])
+    assert engine.wait_for_index_upkeep(120)
+    cases = [engine.create_case(f"新案{i}") for i in range(3)]
+    texts = _notes(300, "Brindlemoss")
+    assert len(texts) >= index_module.UPKEEP_ROWS
+    runs = _record_upkeep_steps(index, monkeypatch)
+    engine.add_notes(
+        [{"content": c, "case_id": cases[i // 100].id} for i, c in enumerate(texts)]
+    )
+    assert engine.wait_for_index_upkeep(120, flush=False)
+    assert "optimize" not in [task for task, _ in runs]
+    assert index.upkeep_due(idle=False) != "optimize"
+    for i, case in enumerate(cases):
+        assert _kept(index, index_filter(case.id))
+        hits = engine.search(f"invoice Brindlemoss{100 * i + 99}", case_id=case.id, k=3)
+        assert hits and hits[0].note.content == texts[100 * i + 99]
+    assert index.upkeep_due(idle=True, quiet=True) == "optimize"  # folded in when quiet
+
+
 def test_a_kept_case_that_grows_large_keeps_its_text_once_the_vector_index_answers(
     engine, monkeypatch
 ):
