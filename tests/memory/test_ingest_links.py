@@ -34,6 +34,22 @@ def _brute_force(engine, new_id: str, earlier: list[str], threshold: float, cap:
     return [i for s, i in sims if s >= threshold][:cap]
 
 
+def _in_batches(engine, case_id: str, sizes: tuple[int, ...]):
+    """Rent notes added in batches of ``sizes``: (ids of all batches but the last, the last
+    batch's results)."""
+    order: list[str] = []
+    results = []
+    for batch_no, size in enumerate(sizes):
+        items = [
+            {"content": _RENT[i % len(_RENT)].format(n=1000 * batch_no + i), "case_id": case_id}
+            for i in range(size)
+        ]
+        results = engine.add_notes(items)
+        if batch_no < len(sizes) - 1:
+            order += [r.note.id for r in results]
+    return order, results
+
+
 def test_a_note_links_only_to_its_few_strongest_neighbours(engine):
     case = engine.create_case("押金")
     earlier = [engine.add_note(t.format(n=3000), case_id=case.id).note.id for t in _RENT]
@@ -68,16 +84,7 @@ def test_the_kept_copy_grows_over_many_batches_and_stays_exact(engine):
     """Each batch appends to the kept copy of the scope (in room kept for it, reallocated
     when full): the fourth batch links exactly as a brute force over all earlier notes."""
     case = engine.create_case("多批")
-    order: list[str] = []
-    results = []
-    for batch_no, sizes in enumerate((10, 30, 50, 20)):
-        items = [
-            {"content": _RENT[i % len(_RENT)].format(n=1000 * batch_no + i), "case_id": case.id}
-            for i in range(sizes)
-        ]
-        results = engine.add_notes(items)
-        if batch_no < 3:
-            order += [r.note.id for r in results]
+    order, results = _in_batches(engine, case.id, (10, 30, 50, 20))
     kept = engine._ingestion._scope_copy
     assert kept is not None and len(kept.ids) == 110 and kept.matrix.shape == (110, 512)
     cfg = engine.config
@@ -158,16 +165,7 @@ def test_a_large_scope_links_through_its_partition_with_ids_and_vectors_kept_ali
     monkeypatch.setattr(link_partition, "MIN_GROUPS", 4)
     monkeypatch.setattr(link_partition, "PROBE", 99)  # every group: exact
     case = engine.create_case("分组")
-    order: list[str] = []
-    results = []
-    for batch_no, sizes in enumerate((45, 30, 50, 20)):
-        items = [
-            {"content": _RENT[i % len(_RENT)].format(n=1000 * batch_no + i), "case_id": case.id}
-            for i in range(sizes)
-        ]
-        results = engine.add_notes(items)
-        if batch_no < 3:
-            order += [r.note.id for r in results]
+    order, results = _in_batches(engine, case.id, (45, 30, 50, 20))
     kept = engine._ingestion._scope_copy
     assert kept is not None and kept.partition is not None
     # grouped at 45 notes, the next 30 folded in at 75, grouped anew at 125 (> 2 x 45)
