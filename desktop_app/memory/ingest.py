@@ -50,6 +50,8 @@ from desktop_app.memory.types import (
 
 #: items per block of the neighbour matrix product (see Ingestion._neighbour_links)
 _BLOCK = 256
+#: items of the last chunk a one-scope batch embeds (see _chunks)
+_LAST_CHUNK = 64
 #: up to this many new notes, neighbours come from one vector search each; above, from
 #: one scan of the scope's vectors (kept for the next batch, see _ScopeVectors)
 _SEARCH_PER_ITEM_UP_TO = 8
@@ -453,8 +455,8 @@ class Ingestion:
         case_id = new[0].case_id
         scope: Future = _LINK_POOL.submit(self._scope_matrix, case_id)
         found: list[Future] = []
-        for start in range(0, len(new), _BLOCK):
-            chunk = new[start : start + _BLOCK]
+        for start, end in _chunks(len(new)):
+            chunk = new[start:end]
             for p, v in zip(chunk, self._sync.embed([p.note for p in chunk]), strict=True):
                 p.vector = v
             batch = np.vstack([p.vector for p in new[: start + len(chunk)]])
@@ -561,6 +563,17 @@ class Ingestion:
             self._notes.insert_links(conn, links)
             finish(conn)
         return links
+
+
+def _chunks(items: int) -> list[tuple[int, int]]:
+    """(start, end) of the embedded chunks of a one-scope batch: blocks of _BLOCK, the last
+    one at most _LAST_CHUNK.  Its links can only be found once it is embedded, so the batch
+    waits for them: a small last chunk makes that wait short."""
+    if items <= 2 * _LAST_CHUNK:
+        return [(0, items)]
+    body = items - _LAST_CHUNK
+    starts = [*range(0, body, _BLOCK), body]
+    return list(zip(starts, [*starts[1:], items], strict=True))
 
 
 def _ready(links: list[LinkRow]) -> Callable[[], list[LinkRow]]:

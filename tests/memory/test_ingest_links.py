@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from desktop_app.memory.ingest import _chunks
+
 _RENT = [
     "房东扣留押金{n}元，租客要求退还押金",
     "租客搬走后房东不退押金{n}元",
@@ -87,6 +89,12 @@ def test_the_kept_copy_grows_over_many_batches_and_stays_exact(engine):
     order, results = _in_batches(engine, case.id, (10, 30, 50, 20))
     kept = engine._ingestion._scope_copy
     assert kept is not None and len(kept.ids) == 110 and kept.matrix.shape == (110, 512)
+    _assert_linked_like_brute_force(engine, order, results)
+
+
+def _assert_linked_like_brute_force(engine, order: list[str], results) -> None:
+    """Each of ``results`` linked to its strongest neighbours among the notes of ``order``
+    and the results before it."""
     cfg = engine.config
     for position, result in enumerate(results):
         earlier = order + [r.note.id for r in results[:position]]
@@ -98,8 +106,21 @@ def test_the_kept_copy_grows_over_many_batches_and_stays_exact(engine):
         # these notes differ only in an amount: near ties, and the index stores float16, so
         # an equally strong neighbour may stand in for another
         assert len(result.linked) == len(expected), result.note.content
-        weakest = min(sims[i] for i in expected)
-        assert all(sims[i] >= weakest - 2e-3 for i in result.linked), result.note.content
+        if expected:
+            weakest = min(sims[i] for i in expected)
+            assert all(sims[i] >= weakest - 2e-3 for i in result.linked), result.note.content
+
+
+def test_a_batch_embedded_in_chunks_links_across_them_like_a_brute_force(engine):
+    """A one-scope batch is embedded in chunks, the last one small (the batch waits for its
+    links, which can only be found once it is embedded); every item still links to its
+    strongest earlier neighbours, in its own chunk and in the ones before."""
+    assert _chunks(500) == [(0, 256), (256, 436), (436, 500)]
+    assert _chunks(200) == [(0, 136), (136, 200)] and _chunks(100) == [(0, 100)]
+    case = engine.create_case("分块")
+    order, results = _in_batches(engine, case.id, (30, 200))
+    assert len(results) == 200 and {r.action for r in results} == {"added"}
+    _assert_linked_like_brute_force(engine, order, results)
 
 
 def test_the_kept_copy_of_a_scope_never_links_to_a_gone_or_changed_note(engine):
