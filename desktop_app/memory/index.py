@@ -55,10 +55,11 @@ UPKEEP_ROWS = 256
 #: full-text index: ~2 s at 50k notes), so a large table folds in two batches at a time
 UPKEEP_SHARE = 0.02
 #: ... or after this many writes (each small write leaves a fragment and a version).  Rows of
-#: a scope kept in memory, or that the write starts keeping, count only here: its searches
-#: never scan them (_unkept_scopes), and they are folded in at the next quiet moment.  Counting them against the row budget made a
-#: bulk import optimize after every batch or two (O(rows) each: ~2 ms of CPU per note added at
-#: 50k notes, more than the embedding of the note, on a machine of two cores)
+#: a case kept in memory, or that the write starts keeping, count only here: its searches
+#: never scan them (_flat_rows), and they are folded in at the next quiet moment.  Counting
+#: them against the row budget made a bulk import optimize after every batch or two (O(rows)
+#: each: ~2 ms of CPU per note added at 50k notes, more than the embedding of the note, on a
+#: machine of two cores)
 UPKEEP_WRITES = 16
 #: while writes keep coming, old versions are removed at every this-many-th upkeep; an idle
 #: upkeep (IndexUpkeep.IDLE_SECONDS after the last write), close and every true delete remove
@@ -234,7 +235,7 @@ class NoteIndex:
         self._db = lancedb.connect(str(folder), read_consistency_interval=consistency)
         self._table = None
         self._fts_ready = False
-        #: rows since the last index update that a search would scan flat (see _unkept_scopes),
+        #: rows since the last index update that a search would scan flat (see _flat_rows),
         #: and writes (the upkeep's budget)
         self._rows_since_upkeep = 0
         self._writes_since_upkeep = 0
@@ -537,16 +538,14 @@ class NoteIndex:
             if self._vectors is not None:
                 self._vectors.apply(written=rows)
                 self._texts.apply(written=rows)
-            unkept = self._unkept_scopes(rows)
+            written = Counter(scope_key(row.case_id) for row in rows)
+            unkept = [
+                key for key in written if key != GLOBAL_KEY and not self._held(index_filter(key))
+            ]
             keeping = self._keeps_on_write()
-            # a case this write starts keeping is searched from memory once read (each case
-            # alone, in the background): its rows are not scanned flat for long.  Counted,
-            # an import into 100 new cases of 100 notes optimized twice a batch
-            self._after_write(
-                sum(n for key, n in unkept.items() if key == GLOBAL_KEY or not keeping)
-            )
+            self._after_write(self._flat_rows(written, unkept, keeping))
             if keeping:
-                self._keep_written(unkept.keys() - {GLOBAL_KEY})
+                self._keep_written(unkept)
         self._notify()
 
     @_guarded()
@@ -570,18 +569,14 @@ class NoteIndex:
             self._vectors.holds(where) or self._texts.holds(where)
         )
 
-    def _unkept_scopes(self, rows: Sequence[IndexRow]) -> Counter[str]:
-        """Rows just written, counted by scope key, of the scopes a search would scan flat
-        until the next index update: a case whose search filter is not kept in memory, and
-        the global scope (its notes are in every case's filter)."""
-        written = Counter(scope_key(row.case_id) for row in rows)
-        return Counter(
-            {
-                key: n
-                for key, n in written.items()
-                if key == GLOBAL_KEY or not self._held(index_filter(key))
-            }
-        )
+    @staticmethod
+    def _flat_rows(written: Counter[str], unkept: Iterable[str], keeping: bool) -> int:
+        """Of the rows just written (counted by scope key), those a search would scan flat
+        until the next index update: the global notes (they are in every case's filter), and
+        the rows of the ``unkept`` cases (not kept in memory), unless this write starts
+        keeping them (each read alone, in the background, they are not scanned flat for
+        long; counted, an import into 100 new cases of 100 notes optimized twice a batch)."""
+        return written[GLOBAL_KEY] + (0 if keeping else sum(written[key] for key in unkept))
 
     def _keeps_on_write(self) -> bool:
         """Does a write keep the cases it wrote to in memory (see _keep_written)?"""
@@ -651,7 +646,7 @@ class NoteIndex:
             return None
         rows, writes = self._rows_since_upkeep, self._writes_since_upkeep
         budget = max(UPKEEP_ROWS, int(UPKEEP_SHARE * self._table.count_rows()))
-        # rows that only kept scopes search (see _unkept_scopes) are folded in when no one searches
+        # rows that only kept scopes search (see _flat_rows) are folded in when no one searches
         if rows >= budget or writes >= UPKEEP_WRITES or (idle and rows) or (quiet and writes):
             return "optimize"
         if self._ann_check:

@@ -420,7 +420,9 @@ class Ingestion:
         for case_id, group in by_scope.items():
             batch = np.vstack([p.vector for p in group])
             scope = self._scope_vectors(case_id, batch)
-            found = [_block_links(batch, start, scope, cfg) for start in range(0, len(group), _BLOCK)]
+            found = [
+                _block_links(batch, start, scope, cfg) for start in range(0, len(group), _BLOCK)
+            ]
             links += _link_rows(group, scope.ids, found, cfg)
         return links
 
