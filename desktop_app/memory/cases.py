@@ -4,19 +4,15 @@ are never shown in another case (see scope.py)."""
 from __future__ import annotations
 
 import sqlite3
-import uuid
 
 from desktop_app.core.errors import CaseNotFoundError, InvalidInputError
 from desktop_app.memory.changes import ChangeRecorder
+from desktop_app.memory.ids import new_id
 from desktop_app.memory.store import Store, from_iso, to_iso, utcnow
 from desktop_app.memory.text import clean_content, clean_label
 from desktop_app.memory.types import Case
 
 _EMPTY_NAME = "案件名称不能为空。 / A case needs a name."
-
-
-def new_id() -> str:
-    return uuid.uuid4().hex
 
 
 def row_to_case(row: sqlite3.Row) -> Case:

@@ -8,8 +8,9 @@ import sqlite3
 from collections.abc import Sequence
 
 from desktop_app.core.errors import InvalidInputError, NotFoundError
-from desktop_app.memory.cases import Cases, new_id
+from desktop_app.memory.cases import Cases
 from desktop_app.memory.changes import ChangeRecorder
+from desktop_app.memory.ids import new_id
 from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.scope import sql_in_scope
 from desktop_app.memory.store import Store, from_iso, to_iso, utcnow

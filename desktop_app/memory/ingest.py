@@ -22,9 +22,10 @@ from desktop_app.core.clock import local_date, to_utc
 from desktop_app.core.errors import InvalidInputError
 from desktop_app.memory import construction, construction_pool, link_partition
 from desktop_app.memory.blas import one_blas_thread
-from desktop_app.memory.cases import Cases, new_id
+from desktop_app.memory.cases import Cases
 from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.dates import parse_event_date
+from desktop_app.memory.ids import new_id
 from desktop_app.memory.index import NoteIndex
 from desktop_app.memory.index_sync import (
     IndexSync,
