@@ -14,6 +14,7 @@ import os
 import threading
 import time
 
+_clock_ns = time.time_ns  # the wall clock (a test sets it back)
 _COUNTER_MAX = 0xFFF  # 12 bits beside the millisecond (RFC 9562, method 1)
 _lock = threading.Lock()
 _last_ms = 0
@@ -25,7 +26,7 @@ def new_id() -> str:
     back or more than 4,096 are made in one millisecond: the time part then runs ahead)."""
     global _last_ms, _counter
     with _lock:
-        now_ms = time.time_ns() // 1_000_000
+        now_ms = _clock_ns() // 1_000_000
         if now_ms > _last_ms:
             _last_ms, _counter = now_ms, 0
         elif _counter < _COUNTER_MAX:
