@@ -32,11 +32,16 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import date
+from typing import TypeVar
 
 from desktop_app.memory import bm25, construction, sameness
+from desktop_app.memory.embedder import TokensElsewhere, warm_tokenizer
 from desktop_app.memory.text import fts_text
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 #: batches of at least this many notes are built in the helper process
 PROCESS_FROM = 64
@@ -116,6 +121,9 @@ def _has_main_guard(path: str) -> bool:
 def _warm_worker() -> None:
     _yield_to_the_parent()
     construction.warm_up()  # jieba's dictionary loads while the parent embeds
+    # the embedder's tokenizer (~1 s): a batch's token ids come back in time from the first
+    # batch sent to a ready helper, not a second later
+    warm_tokenizer()
 
 
 #: how much lower the helper's CPU priority is than the app's (POSIX nice increment)
@@ -151,7 +159,7 @@ class _Helper:
         self._pool: ProcessPoolExecutor | None = None
         self._idle_timer: threading.Timer | None = None
         self._busy = 0
-        #: done once the process has started and loaded jieba (~2.5 s here)
+        #: done once the process has started and loaded jieba and the tokenizer (~2.5 s here)
         self._started_up: Future | None = None
         #: processes started, and batches built inline because the helper failed
         self.started = 0
@@ -175,6 +183,12 @@ class _Helper:
         return self.failures < MAX_FAILURES and main_module_is_safe()
 
     def submit(self, drafts: Sequence[Draft]) -> Future[list[Built]] | None:
+        return self.call(build_all, list(drafts), builds=True)
+
+    def call(self, work: Callable[[T], R], payload: T, builds: bool = False) -> Future[R] | None:
+        """Run ``work(payload)`` in the process, after what was sent before (``work`` is a
+        module-level function: it is pickled by name); None when there is no process.
+        ``builds``: the work is a batch's construction (counted as a fallback if it fails)."""
         if not self.available:
             return None
         with self._lock:
@@ -190,10 +204,10 @@ class _Helper:
                     )
                     self.started += 1
                     self._started_up = self._pool.submit(_ready)
-                future = self._pool.submit(build_all, list(drafts))
+                future = self._pool.submit(work, payload)
             except Exception:  # no process here (a sandbox, a broken pool): build inline
-                log.warning("construction helper unavailable; building inline", exc_info=True)
-                self.fallbacks += 1
+                log.warning("construction helper unavailable; working inline", exc_info=True)
+                self.fallbacks += builds
                 self.failures += 1
                 self._discard_locked()
                 return None
@@ -265,3 +279,28 @@ def start(drafts: Sequence[Draft]) -> Callable[[], list[Built]]:
         return build_all(drafts)
 
     return result
+
+
+#: the texts of a large batch go to the helper for their token ids in parts of this many, so
+#: the first ones come back while the embedder is still on its first sub-batch
+TOKEN_PART = 128
+
+
+def tokens(
+    texts: Sequence[str], tokenize: Callable[[list[str]], list[list[int]]]
+) -> TokensElsewhere | None:
+    """Start computing the embedder's token ids of a large batch in the running helper, ahead
+    of its construction (the helper runs its work in order): the embedding then skips its
+    pure-Python tokenizer for every part that is back in time.  None for a small batch, or
+    when no helper runs; a part that fails or is late is tokenized where it is embedded."""
+    texts = list(texts)
+    if len(texts) < PROCESS_FROM or not helper.running:
+        return None  # the process is started by a construction (its first batch is inline)
+    parts = []
+    for first in range(0, len(texts), TOKEN_PART):
+        part = texts[first : first + TOKEN_PART]
+        future = helper.call(tokenize, part)
+        if future is None:
+            break
+        parts.append((first, first + len(part), future))
+    return TokensElsewhere(parts) if parts else None

@@ -20,7 +20,7 @@ import numpy as np
 from desktop_app.core.errors import StorageError
 from desktop_app.memory import bm25
 from desktop_app.memory.dates import date_terms
-from desktop_app.memory.embedder import Embedder
+from desktop_app.memory.embedder import Embedder, TokensElsewhere
 from desktop_app.memory.index import IndexRow, IndexUnavailableError, NoteIndex
 from desktop_app.memory.notes_repository import NotesRepository
 from desktop_app.memory.scope import scope_key
@@ -255,17 +255,33 @@ class IndexSync:
 
     # -- as notes change -----------------------------------------------------------------
 
-    def embed(self, notes: Sequence[Note], progress: ProgressCallback | None = None) -> np.ndarray:
-        """The vectors of ``notes`` (in batches, reporting ``progress``)."""
+    def embed(
+        self,
+        notes: Sequence[Note],
+        progress: ProgressCallback | None = None,
+        tokens: TokensElsewhere | None = None,
+    ) -> np.ndarray:
+        """The vectors of ``notes`` (in batches, reporting ``progress``); ``tokens``: their
+        token ids computed elsewhere (:meth:`tokenizer` made them), where ready."""
         texts = [embedding_text(n) for n in notes]
         if not texts:
             return np.zeros((0, self._embedder.dim), dtype=np.float32)
         chunks = []
         for start in range(0, len(texts), EMBED_BATCH):
-            chunks.append(self._embedder.embed(texts[start : start + EMBED_BATCH]))
+            part = texts[start : start + EMBED_BATCH]
+            if tokens is None:
+                chunks.append(self._embedder.embed(part))
+            else:
+                chunks.append(self._embedder.embed(part, tokens=tokens.shifted(start)))
             if progress:
                 progress(min(start + EMBED_BATCH, len(texts)), len(texts))
         return np.vstack(chunks)
+
+    @property
+    def tokenizer(self) -> Callable[[list[str]], list[list[int]]] | None:
+        """The embedder's tokenizer when it can be run elsewhere and its token ids given
+        back to :meth:`embed` (a module-level function); None when it cannot."""
+        return getattr(self._embedder, "tokenize", None)
 
     def vector_of(self, note: Note) -> np.ndarray:
         """The note's stored vector, or a fresh one when the index has none."""

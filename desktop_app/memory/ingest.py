@@ -25,6 +25,7 @@ from desktop_app.memory.blas import one_blas_thread
 from desktop_app.memory.cases import Cases
 from desktop_app.memory.changes import ChangeRecorder
 from desktop_app.memory.dates import parse_event_date
+from desktop_app.memory.embedder import TokensElsewhere
 from desktop_app.memory.ids import new_id
 from desktop_app.memory.index import NoteIndex
 from desktop_app.memory.index_sync import (
@@ -273,18 +274,23 @@ class Ingestion:
             now = utcnow()
             for p in new:
                 p.note_id = new_id()
-            # built beside the embedding (in a helper process for a large batch); the
-            # embedded text (content, context, tags) is the caller's, known already
+                p.note = self._new_note(p, now, None)
+            # The embedded text (content, context, tags) is the caller's, known already: a
+            # large batch's token ids, then its construction, are computed in a helper process
+            # beside the embedding
+            tokens = None
+            if self._sync.tokenizer is not None:
+                tokens = construction_pool.tokens(
+                    [embedding_text(p.note) for p in new], self._sync.tokenizer
+                )
             built = construction_pool.start(
                 construction_pool.Draft(p.content, p.category, local_date(p.created_at), p.context)
                 for p in new
             )
-            for p in new:
-                p.note = self._new_note(p, now, None)
             if len({p.case_id for p in new}) == 1 and len(new) > _SEARCH_PER_ITEM_UP_TO:
-                found_links = self._embed_and_link(new, progress)
+                found_links = self._embed_and_link(new, progress, tokens)
             else:
-                vectors = self._sync.embed([p.note for p in new], progress)
+                vectors = self._sync.embed([p.note for p in new], progress, tokens)
                 for p, v in zip(new, vectors, strict=True):
                     p.vector = v
                 found_links = _ready(self._neighbour_links(new))
@@ -447,7 +453,10 @@ class Ingestion:
         return links
 
     def _embed_and_link(
-        self, new: list[_Pending], progress: ProgressCallback | None
+        self,
+        new: list[_Pending],
+        progress: ProgressCallback | None,
+        tokens: TokensElsewhere | None,
     ) -> Callable[[], list[LinkRow]]:
         """:meth:`_neighbour_links` for a batch of one scope, pipelined: chunk k is compared
         with the scope in the link thread while chunk k+1 is embedded here (on 2 cores the
@@ -460,7 +469,9 @@ class Ingestion:
         found: list[Future] = []
         for start, end in _chunks(len(new)):
             chunk = new[start:end]
-            for p, v in zip(chunk, self._sync.embed([p.note for p in chunk]), strict=True):
+            chunk_tokens = tokens.shifted(start) if tokens is not None else None
+            vectors = self._sync.embed([p.note for p in chunk], tokens=chunk_tokens)
+            for p, v in zip(chunk, vectors, strict=True):
                 p.vector = v
             batch = np.vstack([p.vector for p in new[: start + len(chunk)]])
             found.append(

@@ -12,6 +12,7 @@ import types
 from datetime import date
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from desktop_app.core.clock import local_date
@@ -97,6 +98,39 @@ def test_a_batch_built_in_the_helper_finds_the_same_matter_with_the_parts_it_sen
         if link.kind == "duplicate" and link.reason == SAME_MATTER_REASON
     ]
     assert added[0].note.id in {link.dst for link in flagged}
+
+
+def test_a_large_batch_is_embedded_from_token_ids_the_helper_computed(
+    engine, embedder, ready_helper
+):
+    """The embedder's pure-Python tokenizing (~11 % of the embedding) runs in the helper,
+    ahead of the construction: the stored vectors are the ones the texts alone give."""
+    from desktop_app.memory.index_sync import embedding_text
+
+    case = engine.create_case("分词")
+    items = [
+        {**item, "case_id": case.id} for item in _batch(5 * construction_pool.TOKEN_PART, "词")
+    ]
+    taken = embedder.tokens_taken
+    added = engine.add_notes(items)
+    # ~2 s of embedding: the parts come back within a tenth of that; the first sub-batch
+    # may be tokenized here before they do
+    assert embedder.tokens_taken > taken
+    notes = [r.note for r in added]
+    stored = engine._index.vectors_for([n.id for n in notes])
+    # the index keeps float16: the texts' own vectors, rounded as it stores them
+    expected = embedder.embed([embedding_text(n) for n in notes]).astype(np.float16)
+    assert all(
+        np.array_equal(stored[n.id], v.astype(np.float32))
+        for n, v in zip(notes, expected, strict=True)
+    )
+
+
+def test_a_small_batch_is_tokenized_where_it_is_embedded(engine, embedder, fresh_helper):
+    case = engine.create_case("少量分词")
+    taken = embedder.tokens_taken
+    engine.add_notes([{**i, "case_id": case.id} for i in _batch(PROCESS_FROM - 1, "少")])
+    assert embedder.tokens_taken == taken and not fresh_helper.running
 
 
 def test_the_first_large_batch_does_not_wait_for_the_helper_to_start(engine, fresh_helper):
