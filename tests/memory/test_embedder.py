@@ -74,11 +74,13 @@ def test_a_failed_or_short_part_is_not_taken(embedder):
     failed: Future = Future()
     failed.set_exception(RuntimeError("the helper died"))
     wrong_length = _done(use_tokens(texts[:10]))  # says it covers 64 texts
+    cancelled: Future = Future()
+    cancelled.cancel()  # the helper was shut down before it got to it
     taken = embedder.tokens_taken
-    for future in (failed, wrong_length):
+    for future in (failed, wrong_length, cancelled):
         tokens = TokensElsewhere([(0, 64, future), (64, 70, _done(use_tokens(texts[64:])))])
         assert np.array_equal(embedder.embed(texts, tokens=tokens), embedder.embed(texts))
-    assert embedder.tokens_taken == taken + 2 * 6  # only the good last part, each time
+    assert embedder.tokens_taken == taken + 3 * 6  # only the good last part, each time
 
 
 @pytest.mark.parametrize(
