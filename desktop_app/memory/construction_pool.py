@@ -210,9 +210,15 @@ class _Helper:
                     self._started_up = self._pool.submit(_ready)
                 future = self._pool.submit(work, payload)
             except Exception:  # no process here (a sandbox, a broken pool): build inline
-                log.warning("construction helper unavailable; working inline", exc_info=True)
-                self.fallbacks += builds
+                # every failed start counts towards MAX_FAILURES (a batch's token ids and
+                # its construction may both try); only a construction is a fallback, and
+                # only it is reported
                 self.failures += 1
+                if builds:
+                    log.warning("construction helper unavailable; building inline", exc_info=True)
+                    self.fallbacks += 1
+                else:
+                    log.debug("helper unavailable for %s", work.__name__, exc_info=True)
                 self._discard_locked()
                 return None
             self._busy += 1
@@ -293,13 +299,15 @@ TOKEN_PART = 128
 def tokens(
     texts: Sequence[str], tokenize: Callable[[list[str]], list[list[int]]]
 ) -> TokensElsewhere | None:
-    """Start computing the embedder's token ids of a large batch in the running helper, ahead
-    of its construction (the helper runs its work in order): the embedding then skips its
-    pure-Python tokenizer for every part that is back in time.  None for a small batch, or
-    when no helper runs; a part that fails or is late is tokenized where it is embedded."""
+    """Start computing the embedder's token ids of a large batch in the helper, ahead of its
+    construction (the helper runs its work in order): the embedding then skips its
+    pure-Python tokenizer for every part that is back in time.  The batch that starts the
+    helper sends them too (an imported file is one batch: its later parts come back after
+    the start-up).  None for a small batch, or when there is no helper; a part that fails or
+    is late is tokenized where it is embedded."""
     texts = list(texts)
-    if len(texts) < PROCESS_FROM or not helper.running:
-        return None  # the process is started by a construction (its first batch is inline)
+    if len(texts) < PROCESS_FROM:
+        return None
     parts = []
     for first in range(0, len(texts), TOKEN_PART):
         part = texts[first : first + TOKEN_PART]

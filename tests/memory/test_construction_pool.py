@@ -126,6 +126,22 @@ def test_a_large_batch_is_embedded_from_token_ids_the_helper_computed(
     )
 
 
+def test_a_single_large_import_starts_the_helper_for_its_token_ids(fresh_helper):
+    """An import file is one batch: its token ids are sent to the helper even when that
+    batch is the one that starts it, so the parts that come back while it is still being
+    embedded (after the helper's ~2.5 s start-up) are taken."""
+    from desktop_app.memory.embedder import use_tokens
+
+    texts = [item["content"] for item in _batch(3 * construction_pool.TOKEN_PART + 5, "导")]
+    assert not fresh_helper.running
+    tokens = construction_pool.tokens(texts, use_tokens)
+    assert tokens is not None and fresh_helper.started == 1
+    for _first, _end, future in tokens._parts:
+        future.result(timeout=60)
+    assert tokens.part(0, len(texts)) == use_tokens(texts)
+    assert tokens.shifted(100).part(0, 10) == use_tokens(texts[100:110])
+
+
 def test_a_small_batch_is_tokenized_where_it_is_embedded(engine, embedder, fresh_helper):
     case = engine.create_case("少量分词")
     taken = embedder.tokens_taken
@@ -215,7 +231,8 @@ def test_after_repeated_failures_the_helper_is_not_started_again(engine, fresh_h
             [{**i, "case_id": case.id} for i in _batch(PROCESS_FROM, f"败{round_}-")]
         )
         assert [r.action for r in added] == ["added"] * PROCESS_FROM
-    # each failed start cost a batch its overlap; after MAX_FAILURES no more process starts
+    # each failed start (a batch's token ids, then its construction) counts; after
+    # MAX_FAILURES no more process starts
     assert len(tries) == construction_pool.MAX_FAILURES
     assert not fresh_helper.available and not fresh_helper.running
 
