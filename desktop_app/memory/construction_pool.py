@@ -44,8 +44,8 @@ from desktop_app.memory.text import fts_text
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-R = TypeVar("R")
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 #: batches of at least this many notes are built in the helper process
 PROCESS_FROM = 64
@@ -189,7 +189,9 @@ class _Helper:
     def submit(self, drafts: Sequence[Draft]) -> Future[list[Built]] | None:
         return self.call(build_all, list(drafts), builds=True)
 
-    def call(self, work: Callable[[T], R], payload: T, builds: bool = False) -> Future[R] | None:
+    def call(
+        self, work: Callable[[_T], _R], payload: _T, builds: bool = False
+    ) -> Future[_R] | None:
         """Run ``work(payload)`` in the process, after what was sent before (``work`` is a
         module-level function: it is pickled by name); None when there is no process.
         ``builds``: the work is a batch's construction (counted as a fallback if it fails)."""

@@ -167,8 +167,9 @@ def default_embedder() -> USEMultilingualEmbedder:
 
 class TokensElsewhere:
     """The token ids of a batch's texts, computed elsewhere in parts (the helper process, see
-    construction_pool.tokens), each part a future.  :meth:`part` gives a range only when every part it
-    spans is done: the embedder tokenizes the rest itself, so it never waits for them."""
+    construction_pool.tokens), each part a future.  :meth:`part` gives a range only when
+    every part it spans is done: the embedder tokenizes the rest itself, so it never waits
+    for them."""
 
     def __init__(self, parts: Sequence[tuple[int, int, Future]], offset: int = 0) -> None:
         #: (first text, end, future of their ids), in order
