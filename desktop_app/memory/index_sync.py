@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
@@ -75,8 +76,12 @@ def _counted(labels: str, written: WrittenTerms) -> bm25.Counted:
     """The counts of the row's terms (``written`` terms, then ``labels``): terms are
     analysed one by one, so the counts of the two parts add up."""
     counts, length = written[1]
-    extra, extra_length = bm25.term_counts(labels)
-    return counts + extra, length + extra_length
+    extra = bm25.analyse(labels)
+    # a copy updated in place: ``Counter + Counter`` went through every term in Python
+    # (21 against 6 us a row: ~0.8 s of a 50k import's writer thread)
+    merged = Counter(counts)
+    merged.update(extra)
+    return merged, length + len(extra)
 
 
 def epoch(value: datetime) -> float:
