@@ -28,6 +28,7 @@ from desktop_app.core.errors import (
     StorageError,
 )
 from desktop_app.memory.migrations import MIGRATIONS, apply_migrations
+from desktop_app.memory.wal_checkpointer import BACKSTOP_PAGES, WalCheckpointer
 
 T = TypeVar("T")
 
@@ -106,6 +107,7 @@ class Store:
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
         self._writer: sqlite3.Connection | None = None
+        self._checkpointer: WalCheckpointer | None = None
         if read_only:
             self._check_schema_current()
             return
@@ -116,6 +118,9 @@ class Store:
             if mode.lower() != "wal":
                 raise StorageError(f"could not enable WAL (journal_mode={mode})")
             self._writer.execute("PRAGMA synchronous = NORMAL")
+            # commits leave the checkpoint to a thread of its own (wal_checkpointer.py)
+            self._writer.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
+            self._checkpointer = WalCheckpointer(lambda: _connect(path))
             self._check_integrity(self._writer)
             apply_migrations(self._writer)
         except (sqlite3.DatabaseError, StorageError) as exc:
@@ -224,6 +229,8 @@ class Store:
             except BaseException:
                 self._rollback(conn)
                 raise
+        if self._checkpointer is not None:
+            self._checkpointer.wake()
 
     @staticmethod
     def _rollback(conn: sqlite3.Connection) -> None:
@@ -266,7 +273,9 @@ class Store:
         Returns False if a reader kept it from finishing (the caller may retry)."""
         if self._writer is None:
             return False
-        with self.write_lock:
+        # not half-way through a background checkpoint: this one must truncate
+        background = self._checkpointer.lock if self._checkpointer else contextlib.nullcontext()
+        with self.write_lock, background:
             try:
                 row = self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             except sqlite3.Error as exc:
@@ -301,6 +310,8 @@ class Store:
         self._local = threading.local()
         if self._writer is None:
             return
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         with self.write_lock:
             try:
                 self._writer.execute("PRAGMA optimize")
