@@ -293,9 +293,9 @@ class Ingestion:
                 vectors = self._sync.embed([p.note for p in new], progress, tokens)
                 for p, v in zip(new, vectors, strict=True):
                     p.vector = v
-                found_links = _ready(self._neighbour_links(new))
+                links = self._same_matter_links(self._neighbour_links(new), new, self._config())
+                found_links = _ready(links)
             self._apply_construction(new, built(), now)
-            cfg = self._config()
 
             def finish(conn: sqlite3.Connection) -> None:
                 for twin, first in twins:
@@ -303,9 +303,7 @@ class Ingestion:
                 if also is not None:
                     also(conn, [p.result for p in pending])
 
-            links = self._write_new(
-                new, lambda: self._same_matter_links(found_links(), new, cfg), enrich, finish
-            )
+            links = self._write_new(new, found_links, enrich, finish)
             notes = [p.note for p in new]
             # still under the write lock: no edit can have indexed these notes yet, so the
             # index appends them (no join on the id column, no conflict with its upkeep)
@@ -461,8 +459,9 @@ class Ingestion:
         """:meth:`_neighbour_links` for a batch of one scope, pipelined: chunk k is compared
         with the scope in the link thread while chunk k+1 is embedded here (on 2 cores the
         links of a 500-note batch into a 50k case cost about what its embedding costs).
-        Returns a call that waits for the links: the last chunk's comparison runs while the
-        batch's notes are written (0.1-0.3 s a batch at 50k notes)."""
+        Returns a call that waits for the links: the last chunk's comparison, and the
+        same-matter checks of them all, run while the batch's notes are written (0.1-0.3 s
+        a batch at 50k notes)."""
         cfg = self._config()
         case_id = new[0].case_id
         scope: Future = _LINK_POOL.submit(self._scope_matrix, case_id)
@@ -481,7 +480,13 @@ class Ingestion:
             )
             if progress:
                 progress(start + len(chunk), len(new))
-        return lambda: _link_rows(new, scope.result().ids, [f.result() for f in found], cfg)
+        # after the chunks' comparisons in the one link thread, so their results are ready
+        rows = _LINK_POOL.submit(
+            lambda: self._same_matter_links(
+                _link_rows(new, scope.result().ids, [f.result() for f in found], cfg), new, cfg
+            )
+        )
+        return rows.result
 
     def _scope_vectors(self, case_id: str | None, batch_vectors: np.ndarray) -> _Candidates:
         """Neighbour candidates among stored notes: the kept copy of the scope when it is

@@ -202,3 +202,21 @@ def test_a_large_scope_links_through_its_partition_with_ids_and_vectors_kept_ali
             engine, result.note.id, earlier, cfg.link_threshold, cfg.max_semantic_links
         )
         assert len(result.linked) == len(expected), result.note.content
+
+
+def test_a_large_batch_flags_the_same_matter_as_a_stored_note_says_it(engine):
+    """A batch of one scope checks its close pairs for the same matter in the link thread,
+    reading the stored note's text there: the changed salary is flagged against it."""
+    from desktop_app.memory.ingest import SAME_MATTER_REASON
+
+    case = engine.create_case("同一事项")
+    stored = engine.add_note("原告月薪8000元", case_id=case.id).note
+    items = [{"content": "原告月薪调整为9500元", "case_id": case.id}]
+    items += [{"content": t.format(n=n), "case_id": case.id} for n, t in enumerate(_RENT)]
+    changed = engine.add_notes(items)[0].note
+    flagged = {
+        link.dst
+        for link in engine.links_of(changed.id)
+        if link.kind == "duplicate" and link.reason == SAME_MATTER_REASON
+    }
+    assert flagged == {stored.id}
