@@ -229,8 +229,8 @@ class Store:
             except BaseException:
                 self._rollback(conn)
                 raise
-        if self._checkpointer is not None:
-            self._checkpointer.wake()
+            if self._checkpointer is not None:
+                self._checkpointer.committed(conn.total_changes)
 
     @staticmethod
     def _rollback(conn: sqlite3.Connection) -> None:

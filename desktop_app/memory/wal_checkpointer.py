@@ -3,7 +3,7 @@
 SQLite's automatic checkpoint runs inside the COMMIT that crosses its threshold, on the
 writer's thread: a bulk import paid it batch after batch (50k notes into one case: 8.9 s in
 COMMIT; 1.35 s with the checkpoints on this thread. At 10k: 0.74 and 0.13 s).  Here a
-thread with its own connection runs a PASSIVE checkpoint after each commit instead; it never
+thread with its own connection runs a PASSIVE checkpoint after commits instead; it never
 blocks the writer or a reader (SQLite's WAL design), and what reaches the disk, and when it
 is synced, is what the automatic checkpoint did (``synchronous = NORMAL``: the log is synced
 before it is copied, the file after).  The writer keeps a raised automatic threshold as a
@@ -22,12 +22,17 @@ log = logging.getLogger(__name__)
 #: the writer's own automatic checkpoint, in pages (~40 MB at 4 KB): reached only when the
 #: background checkpoints fall behind
 BACKSTOP_PAGES = 10_000
+#: a checkpoint once commits have changed this many rows (a batch of 500 notes changes
+#: thousands) or after this many commits: a chat message or an edit alone does not cost
+#: two fsyncs
+WAKE_AFTER_ROWS = 500
+WAKE_AFTER_COMMITS = 64
 
 
 class WalCheckpointer:
-    """One per writable store.  :meth:`wake` after a commit; :attr:`lock` is held while a
-    checkpoint runs (the store takes it for its own TRUNCATE, which must not meet this one
-    half-way); :meth:`stop` before the store closes."""
+    """One per writable store.  :meth:`committed` after each commit (under the store's write
+    lock); :attr:`lock` is held while a checkpoint runs (the store takes it for its own
+    TRUNCATE, which must not meet this one half-way); :meth:`stop` before the store closes."""
 
     def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
         self._connect = connect
@@ -36,11 +41,26 @@ class WalCheckpointer:
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self.lock = threading.Lock()
+        # the writer's counts at the last wake
+        self._changes_at_wake = 0
+        self._commits = 0
         #: checkpoints run (tests and profiling read it)
         self.runs = 0
 
+    def committed(self, total_changes: int) -> None:
+        """A commit happened (``total_changes``: the writer connection's count of rows
+        changed): checkpoint once enough has been written since the last one."""
+        self._commits += 1
+        if (
+            total_changes - self._changes_at_wake < WAKE_AFTER_ROWS
+            and self._commits < WAKE_AFTER_COMMITS
+        ):
+            return
+        self._changes_at_wake, self._commits = total_changes, 0
+        self.wake()
+
     def wake(self) -> None:
-        """A commit happened: checkpoint soon (several wakes before it runs make one)."""
+        """Checkpoint soon (several wakes before it runs make one)."""
         with self._start_lock:
             if self._stopping:
                 return

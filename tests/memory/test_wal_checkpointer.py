@@ -13,7 +13,12 @@ from pathlib import Path
 import pytest
 
 from desktop_app.memory.store import Store
-from desktop_app.memory.wal_checkpointer import BACKSTOP_PAGES, WalCheckpointer
+from desktop_app.memory.wal_checkpointer import (
+    BACKSTOP_PAGES,
+    WAKE_AFTER_COMMITS,
+    WAKE_AFTER_ROWS,
+    WalCheckpointer,
+)
 
 
 def _wait_for(condition, seconds: float = 10.0) -> None:
@@ -41,15 +46,35 @@ def _in_main_file_alone(store_path: Path, tmp_path: Path, key: str) -> str | Non
     return row[0] if row else None
 
 
-def test_a_small_commit_reaches_the_database_file_without_waiting_for_the_threshold(
+def _write_rows(store: Store, rows: int, prefix: str = "row") -> None:
+    with store.write() as conn:
+        for n in range(rows):
+            store.set_meta(conn, f"{prefix}{n}", "written")
+
+
+def test_a_bulk_commit_reaches_the_database_file_on_the_background_thread(
     tmp_path: Path,
 ) -> None:
     store = Store(tmp_path / "db.sqlite3")
     try:
-        with store.write() as conn:
-            store.set_meta(conn, "marker", "written")
-        # SQLite's own checkpoint would wait for 1,000 pages of log, or the close
-        _wait_for(lambda: _in_main_file_alone(store.path, tmp_path, "marker") == "written")
+        _write_rows(store, WAKE_AFTER_ROWS)
+        # SQLite's own checkpoint would wait for 1,000 pages of log (these are a few dozen),
+        # or for the close
+        _wait_for(lambda: _in_main_file_alone(store.path, tmp_path, "row0") == "written")
+    finally:
+        store.close()
+
+
+def test_small_commits_wait_for_enough_of_them(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    try:
+        for n in range(WAKE_AFTER_COMMITS - 1):  # a chat message or an edit each
+            _write_rows(store, 1, prefix=f"small{n}-")
+        time.sleep(0.2)
+        assert store._checkpointer.runs == 0
+        assert _in_main_file_alone(store.path, tmp_path, "small0-0") is None
+        _write_rows(store, 1, prefix="last")
+        _wait_for(lambda: _in_main_file_alone(store.path, tmp_path, "small0-0") == "written")
     finally:
         store.close()
 
@@ -99,8 +124,7 @@ def test_truncate_waits_for_a_background_checkpoint_under_way(tmp_path: Path) ->
 def test_close_ends_the_thread_and_closes_its_connection(tmp_path: Path) -> None:
     before = set(_checkpoint_threads())
     store = Store(tmp_path / "db.sqlite3")
-    with store.write() as conn:
-        store.set_meta(conn, "k", "v")
+    _write_rows(store, WAKE_AFTER_ROWS)
     mine = [t for t in _checkpoint_threads() if t not in before]
     assert len(mine) == 1
     store.close()
