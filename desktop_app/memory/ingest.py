@@ -293,8 +293,9 @@ class Ingestion:
                 vectors = self._sync.embed([p.note for p in new], progress, tokens)
                 for p, v in zip(new, vectors, strict=True):
                     p.vector = v
-                links = self._same_matter_links(self._neighbour_links(new), new, self._config())
-                found_links = _ready(links)
+                found_links = _ready(
+                    self._same_matter_links(self._neighbour_links(new), new, self._config())
+                )
             self._apply_construction(new, built(), now)
 
             def finish(conn: sqlite3.Connection) -> None:
