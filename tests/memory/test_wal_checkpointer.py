@@ -21,6 +21,13 @@ from desktop_app.memory.wal_checkpointer import (
 )
 
 
+@pytest.fixture
+def store(tmp_path: Path):
+    opened = Store(tmp_path / "db.sqlite3")
+    yield opened
+    opened.close()
+
+
 def _wait_for(condition, seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -53,40 +60,28 @@ def _write_rows(store: Store, rows: int, prefix: str = "row") -> None:
 
 
 def test_a_bulk_commit_reaches_the_database_file_on_the_background_thread(
-    tmp_path: Path,
+    store: Store, tmp_path: Path
 ) -> None:
-    store = Store(tmp_path / "db.sqlite3")
-    try:
-        _write_rows(store, WAKE_AFTER_ROWS)
-        # SQLite's own checkpoint would wait for 1,000 pages of log (these are a few dozen),
-        # or for the close
-        _wait_for(lambda: _in_main_file_alone(store.path, tmp_path, "row0") == "written")
-    finally:
-        store.close()
+    _write_rows(store, WAKE_AFTER_ROWS)
+    # SQLite's own checkpoint would wait for 1,000 pages of log (these are a few dozen),
+    # or for the close
+    _wait_for(lambda: _in_main_file_alone(store.path, tmp_path, "row0") == "written")
 
 
-def test_small_commits_wait_for_enough_of_them(tmp_path: Path) -> None:
-    store = Store(tmp_path / "db.sqlite3")
-    try:
-        for n in range(WAKE_AFTER_COMMITS - 1):  # a chat message or an edit each
-            _write_rows(store, 1, prefix=f"small{n}-")
-        time.sleep(0.2)
-        assert store._checkpointer.runs == 0
-        assert _in_main_file_alone(store.path, tmp_path, "small0-0") is None
-        _write_rows(store, 1, prefix="last")
-        _wait_for(lambda: _in_main_file_alone(store.path, tmp_path, "small0-0") == "written")
-    finally:
-        store.close()
+def test_small_commits_wait_for_enough_of_them(store: Store, tmp_path: Path) -> None:
+    for n in range(WAKE_AFTER_COMMITS - 1):  # a chat message or an edit each
+        _write_rows(store, 1, prefix=f"small{n}-")
+    time.sleep(0.2)
+    assert store._checkpointer.runs == 0
+    assert _in_main_file_alone(store.path, tmp_path, "small0-0") is None
+    _write_rows(store, 1, prefix="last")
+    _wait_for(lambda: _in_main_file_alone(store.path, tmp_path, "small0-0") == "written")
 
 
-def test_the_writers_own_checkpoint_is_only_a_backstop(tmp_path: Path) -> None:
-    store = Store(tmp_path / "db.sqlite3")
-    try:
-        with store.write() as conn:
-            pages = conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
-        assert pages == BACKSTOP_PAGES > 1000  # SQLite's default would checkpoint in COMMIT
-    finally:
-        store.close()
+def test_the_writers_own_checkpoint_is_only_a_backstop(store: Store) -> None:
+    with store.write() as conn:
+        pages = conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+    assert pages == BACKSTOP_PAGES > 1000  # SQLite's default would checkpoint in COMMIT
 
 
 def test_a_store_that_is_only_read_starts_no_thread(tmp_path: Path) -> None:
@@ -102,23 +97,18 @@ def test_a_store_that_is_only_read_starts_no_thread(tmp_path: Path) -> None:
         store.close()
 
 
-def test_truncate_waits_for_a_background_checkpoint_under_way(tmp_path: Path) -> None:
-    store = Store(tmp_path / "db.sqlite3")
-    try:
-        with store.write() as conn:
-            store.set_meta(conn, "secret", "x" * 50_000)
-        checkpointer = store._checkpointer
-        outcome: list[bool] = []
-        with checkpointer.lock:  # as if a background checkpoint were running
-            worker = threading.Thread(target=lambda: outcome.append(store.checkpoint_truncate()))
-            worker.start()
-            worker.join(0.3)
-            assert worker.is_alive() and not outcome  # it waits rather than half-failing
-        worker.join(10)
-        assert outcome == [True]
-        assert (tmp_path / "db.sqlite3-wal").stat().st_size == 0
-    finally:
-        store.close()
+def test_truncate_waits_for_a_background_checkpoint_under_way(store: Store, tmp_path: Path) -> None:
+    with store.write() as conn:
+        store.set_meta(conn, "secret", "x" * 50_000)
+    outcome: list[bool] = []
+    with store._checkpointer.lock:  # as if a background checkpoint were running
+        worker = threading.Thread(target=lambda: outcome.append(store.checkpoint_truncate()))
+        worker.start()
+        worker.join(0.3)
+        assert worker.is_alive() and not outcome  # it waits rather than half-failing
+    worker.join(10)
+    assert outcome == [True]
+    assert (tmp_path / "db.sqlite3-wal").stat().st_size == 0
 
 
 def test_close_ends_the_thread_and_closes_its_connection(tmp_path: Path) -> None:
