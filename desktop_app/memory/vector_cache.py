@@ -91,13 +91,15 @@ class _Scope:
     arrays are reallocated, so a reader never pairs the ids of one with the rows of another;
     in place, a row is written before its id is listed and marked valid last."""
 
-    def __init__(self, keys: frozenset[str], active_only: bool, dim: int) -> None:
+    def __init__(
+        self, keys: frozenset[str], active_only: bool, dim: int, dtype: type = np.float32
+    ) -> None:
         self.keys = keys
         self.active_only = active_only
         self.row_of: dict[str, int] = {}
         self.state: tuple[list[str], np.ndarray, np.ndarray] = (
             [],
-            np.zeros((0, dim), dtype=np.float32),
+            np.zeros((0, dim), dtype=dtype),
             np.zeros(0, dtype=bool),
         )
         self.used_at = time.monotonic()
@@ -177,15 +179,23 @@ class _Scope:
             ids.extend(new_ids)
             valid[n : n + len(new_ids)] = True
 
-    def without_vectors(self) -> _Scope:
-        """This scope's text part alone (for a ``VectorCache(0)``).  It shares the postings
-        and their lock with this one, so a search still reading this one and a write
-        appending to that one exclude each other."""
+    @property
+    def width(self) -> int:
+        """The dimension of the vectors kept (0: the text alone)."""
+        return self.state[1].shape[1]
+
+    def as_large(self, half_vectors: bool) -> _Scope:
+        """This scope as a large one is kept (see index.NoteIndex._hand_over_large): its
+        text, and with ``half_vectors`` its vectors as float16 (to re-rank the vector
+        index's candidates, :meth:`similarities`), else none.  It shares the postings and
+        their lock with this one, so a search still reading this one and a write appending
+        to that one exclude each other."""
         with self.text_lock:
+            ids, matrix, valid = self.state
+            kept = matrix.astype(np.float16) if half_vectors else matrix[:, :0]
             other = _Scope(self.keys, self.active_only, 0)
             other.text_lock = self.text_lock
-            ids, matrix, valid = self.state
-            other.state = (ids, np.zeros((len(matrix), 0), dtype=np.float32), valid)
+            other.state = (ids, kept, valid)
             other.row_of, other.postings, other.postings_count = (
                 self.row_of, self.postings, self.postings_count
             )  # fmt: skip
@@ -205,7 +215,7 @@ class _Scope:
         ids, matrix, valid = self.state
         keep = np.flatnonzero(valid[: len(ids)])
         capacity = max(16, int((len(keep) + needed - len(ids)) * 1.25))
-        new_matrix = np.zeros((capacity, matrix.shape[1]), dtype=np.float32)
+        new_matrix = np.zeros((capacity, matrix.shape[1]), dtype=matrix.dtype)
         new_matrix[: len(keep)] = matrix[keep]
         new_valid = np.zeros(capacity, dtype=bool)
         new_valid[: len(keep)] = True
@@ -270,6 +280,21 @@ class _Scope:
         found = found[np.argsort(-scores[found], kind="stable")]
         return [(ids[i], float(scores[i])) for i in found]
 
+    def similarities(self, vector: np.ndarray, ids: Sequence[str]) -> np.ndarray | None:
+        """The cosine similarity of ``vector`` to each kept row of ``ids``; None when a row
+        is not kept (written or removed since the caller's read) or the scope keeps no
+        vectors.  Computed as LanceDB's cosine distance is, norms included: float16 rows
+        are not exactly of unit length."""
+        with self.text_lock:  # row numbers move only under it (a repack)
+            _ids, matrix, _valid = self.state
+            rows = [self.row_of.get(note_id) for note_id in ids]
+        if not matrix.shape[1] or None in rows:
+            return None
+        chosen = matrix[rows].astype(np.float32)
+        norms = np.linalg.norm(chosen, axis=1) * max(float(np.linalg.norm(vector)), 1e-12)
+        with one_blas_thread():
+            return (chosen @ vector) / np.maximum(norms, 1e-12)
+
     def search(self, vector: np.ndarray, limit: int) -> list[tuple[str, float]]:
         ids, matrix, valid = self.state
         n = min(len(ids), len(matrix))
@@ -285,11 +310,13 @@ class _Scope:
 
 
 class VectorCache:
-    """Kept scopes by filter.  With ``dim`` 0 it keeps only their text (the large scopes,
-    whose vectors go through the ANN index)."""
+    """Kept scopes by filter.  Each keeps the vectors it was built with, as ``dtype``: the
+    small scopes all of them as float32 (searched here), the large scopes, whose vectors
+    go through the ANN index, their text with float16 vectors (to re-rank its candidates)
+    or with none (``build`` given a matrix of width 0)."""
 
-    def __init__(self, dim: int, budget_bytes: int = BUDGET_BYTES) -> None:
-        self._dim = dim
+    def __init__(self, budget_bytes: int = BUDGET_BYTES, dtype: type = np.float32) -> None:
+        self._dtype = dtype
         self._budget = budget_bytes
         self._scopes: OrderedDict[str, _Scope] = OrderedDict()
         self._lock = threading.Lock()
@@ -303,6 +330,26 @@ class VectorCache:
         """(id, BM25 score) best first, or None when this filter is not kept."""
         scope = self._used(where)
         return None if scope is None else scope.text_search(terms, limit)
+
+    def refines(self, where: str) -> bool:
+        """Whether this filter is kept with its vectors (see :meth:`refine`)."""
+        with self._lock:
+            scope = self._scopes.get(where)
+        return scope is not None and scope.width > 0
+
+    def refine(
+        self, where: str, vector: np.ndarray, candidates: Sequence[str], limit: int
+    ) -> list[tuple[str, float]] | None:
+        """The best ``limit`` of ``candidates`` by exact cosine to ``vector``, best first;
+        None when one of them (or the filter, or its vectors) is not kept."""
+        scope = self._used(where)
+        if scope is None:
+            return None
+        sims = scope.similarities(np.asarray(vector, np.float32), candidates)
+        if sims is None:
+            return None
+        order = np.argsort(-sims, kind="stable")[:limit]
+        return [(candidates[i], float(sims[i])) for i in order]
 
     def _used(self, where: str) -> _Scope | None:
         """The kept entry of ``where``, marked as the most recently used."""
@@ -340,7 +387,7 @@ class VectorCache:
         parsed = parse_filter(where)
         if parsed is None or matrix.nbytes > self._budget:
             return []
-        scope = _Scope(*parsed, self._dim)
+        scope = _Scope(*parsed, matrix.shape[1], self._dtype)
         scope.reserve(len(ids))  # room for all at once: no renumbering while it grows
         for part in _chunks(len(ids), pause):  # a chunk's counts at a time
             scope.append(ids[part], matrix[part], terms[part])
@@ -376,7 +423,7 @@ class VectorCache:
             rows = np.flatnonzero(
                 np.isin(keys, list(scope_keys)) & (active if active_only else True)
             )
-            scope = _Scope(scope_keys, active_only, self._dim)
+            scope = _Scope(scope_keys, active_only, matrix.shape[1], self._dtype)
             scope.reserve(len(rows))  # room for all at once: no renumbering while it grows
             for part in _chunks(len(rows), pause):
                 chosen = rows[part]
@@ -411,11 +458,7 @@ class VectorCache:
             scope.remove(gone)
             mine = [row for row in written if scope.admits(row)]
             if mine:
-                vectors = (
-                    np.vstack([r.vector for r in mine])
-                    if self._dim
-                    else np.zeros((len(mine), 0), dtype=np.float32)
-                )
+                vectors = np.vstack([r.vector for r in mine])[:, : scope.width]
                 scope.append_counted(
                     [r.id for r in mine],
                     vectors,

@@ -170,22 +170,8 @@ def test_searches_of_a_large_scope_query_the_vector_index_and_small_ones_scan(
 ):
     """What each search asks LanceDB for: probes of the vector index for the large case,
     a flat scan (index bypassed) for the small case — recorded on LanceDB's own builder."""
-    from lancedb.query import LanceVectorQueryBuilder
-
     eng, big, small, texts = ann_engine
-    asked: list[str] = []
-    nprobes, bypass = LanceVectorQueryBuilder.nprobes, LanceVectorQueryBuilder.bypass_vector_index
-
-    def record_probes(self, n):
-        asked.append("ann")
-        return nprobes(self, n)
-
-    def record_bypass(self):
-        asked.append("flat")
-        return bypass(self)
-
-    monkeypatch.setattr(LanceVectorQueryBuilder, "nprobes", record_probes)
-    monkeypatch.setattr(LanceVectorQueryBuilder, "bypass_vector_index", record_bypass)
+    asked = _record_vector_queries(monkeypatch)
     index = eng._index
     vector = eng.embedder.embed([texts[5]])[0]
     with index._lock:  # the small scope's kept copy (vector_cache) would answer from memory
@@ -203,6 +189,90 @@ def test_searches_of_a_large_scope_query_the_vector_index_and_small_ones_scan(
     finally:
         with index._lock:
             index._vectors = kept
+
+
+def _record_vector_queries(monkeypatch) -> list[str]:
+    """What each vector query asks LanceDB for ("ann" probes, "flat", "refine" by LanceDB),
+    recorded on LanceDB's own query builder (the one the index runs in LanceDB's event
+    loop: its synchronous builder calls this one too)."""
+    from lancedb.query import AsyncVectorQuery
+
+    asked: list[str] = []
+
+    def recording(real, label):
+        def record(self, *args):
+            asked.append(label)
+            return real(self, *args)
+
+        return record
+
+    for method, label in (
+        ("nprobes", "ann"),
+        ("bypass_vector_index", "flat"),
+        ("refine_factor", "refine"),
+    ):
+        monkeypatch.setattr(
+            AsyncVectorQuery, method, recording(getattr(AsyncVectorQuery, method), label)
+        )
+    return asked
+
+
+def test_a_large_scope_kept_with_its_vectors_reranks_the_candidates_in_memory(
+    ann_engine, monkeypatch
+):
+    """A large scope kept in memory holds its float16 vectors beside its text: the vector
+    index's candidates are re-ranked there (LanceDB is not asked to read each candidate's
+    vector), with the same result as LanceDB's own re-ranking; a candidate that is not kept
+    (written or removed since LanceDB's read) leaves it to LanceDB."""
+    from desktop_app.memory.index import _nearest
+
+    eng, big, _small, texts = ann_engine
+    index = eng._index
+    where = index_filter(big)
+    index._keep(where, large_now=True)
+    assert index._texts.refines(where)
+    asked = _record_vector_queries(monkeypatch)
+    for text in texts[3:120:13]:
+        vector = eng.embedder.embed([text + " 查询"])[0]
+        asked.clear()
+        here = index.vector_search(vector, where, 10)
+        assert asked == ["ann"]
+        with index._files.shared():
+            table = index._table
+            lance = _nearest(table, vector, where, 10, *index._ann_params(table, where))
+        assert [i for i, _ in here] == lance.column("id").to_pylist()
+        assert [s for _, s in here] == pytest.approx(
+            [1.0 - d for d in lance.column("_distance").to_pylist()], abs=1e-4
+        )
+    vector = eng.embedder.embed([texts[40]])[0]
+    first = index.vector_search(vector, where, 10)
+    scope = index._texts._scopes[where]
+    scope.remove([first[1][0]])  # as if rewritten after LanceDB's read
+    asked.clear()
+    again = index.vector_search(vector, where, 10)
+    assert [i for i, _ in again] == [i for i, _ in first]
+    assert [s for _, s in again] == pytest.approx([s for _, s in first], abs=1e-4)
+    assert asked == ["ann", "ann", "refine"]
+    index._texts.clear()
+
+
+def test_a_large_scope_whose_vectors_would_not_fit_keeps_its_text_alone(ann_engine, monkeypatch):
+    eng, big, _small, texts = ann_engine
+    index = eng._index
+    where = index_filter(big)
+    rows = index._scope_size(index._table, where)
+    monkeypatch.setattr(
+        index_module, "TEXT_BUDGET_BYTES", int(rows * (index_module.TEXT_BYTES_PER_NOTE + 500))
+    )
+    index._texts.clear()
+    index._keep(where, large_now=True)
+    assert index._texts.holds(where) and not index._texts.refines(where)
+    asked = _record_vector_queries(monkeypatch)
+    vector = eng.embedder.embed([texts[7]])[0]
+    ids = [i for i, _ in index.vector_search(vector, where, 10)]
+    assert asked == ["ann", "refine"]
+    assert eng._notes.by_ids(ids[:1])[0].content == texts[7]
+    index._texts.clear()
 
 
 def test_the_vector_index_finds_what_exact_search_finds(ann_engine):
@@ -295,14 +365,17 @@ def test_after_open_the_upkeep_warms_the_index_once_unless_a_search_came_first(
     """A reopened index loads its vector partitions and full-text index on the first search
     (100+ ms at 50k notes): the upkeep's first idle round runs a throwaway search of each,
     once; a search that comes first has loaded them already."""
-    from lancedb.query import LanceFtsQueryBuilder, LanceVectorQueryBuilder
+    from lancedb.query import AsyncVectorQuery, LanceFtsQueryBuilder
 
     asked: list[str] = []
-    nprobes, fts = LanceVectorQueryBuilder.nprobes, LanceFtsQueryBuilder.to_arrow
+    fts = LanceFtsQueryBuilder.to_arrow
 
-    def record_probes(self, n):
-        asked.append(f"ann {threading.current_thread().name}")
-        return nprobes(self, n)
+    def recording_probes(nprobes):
+        def record_probes(self, n):
+            asked.append(f"ann {threading.current_thread().name}")
+            return nprobes(self, n)
+
+        return record_probes
 
     def record_fts(self, *args, **kwargs):
         asked.append(f"fts {threading.current_thread().name}")
@@ -310,7 +383,7 @@ def test_after_open_the_upkeep_warms_the_index_once_unless_a_search_came_first(
 
     with MemoryEngine.open(tmp_path / "data", embedder=embedder) as eng:
         case = _large_case(eng, monkeypatch)
-    monkeypatch.setattr(LanceVectorQueryBuilder, "nprobes", record_probes)
+    monkeypatch.setattr(AsyncVectorQuery, "nprobes", recording_probes(AsyncVectorQuery.nprobes))
     monkeypatch.setattr(LanceFtsQueryBuilder, "to_arrow", record_fts)
     with MemoryEngine.open(tmp_path / "data", embedder=embedder) as eng:
         assert eng.wait_for_index_upkeep(120)
@@ -366,9 +439,7 @@ def test_an_index_of_float32_vectors_is_converted_without_re_embedding(tmp_path,
     assert counting.texts == 1  # the query only
 
 
-def test_a_bulk_import_prunes_old_versions_every_few_upkeeps_and_all_when_idle(
-    engine, monkeypatch
-):
+def test_a_bulk_import_prunes_old_versions_every_few_upkeeps_and_all_when_idle(engine, monkeypatch):
     """Removing old versions is a second LanceDB optimize: during an import it runs at every
     UPKEEP_PRUNE_EVERY-th upkeep, and the idle upkeep after the import removes the rest."""
     index = engine._index
@@ -429,7 +500,8 @@ def test_batches_arriving_faster_than_the_idle_delay_are_not_taken_for_idle(engi
     early = [
         (task, round(at - max([w for w in wrote_at if w <= at], default=0.0), 2))
         for task, at in runs
-        if at < stream_end and task in ("optimize", "merge", "prune", "keep", "warm")
+        if at < stream_end
+        and task in ("optimize", "merge", "prune", "keep", "warm")
         # an idle task may start once the last write before it is ``idle`` seconds old (a slow
         # machine may leave such a gap); the time of a write is taken when add_notes returned
         and at - max([w for w in wrote_at if w <= at], default=0.0) < 0.9 * idle
@@ -534,9 +606,7 @@ def test_rows_of_a_kept_case_wait_for_a_quiet_moment_to_be_indexed(engine, monke
     assert "optimize" in [task for task, _ in runs]
 
 
-def test_new_cases_a_write_starts_keeping_do_not_make_an_index_update_due(
-    engine, monkeypatch
-):
+def test_new_cases_a_write_starts_keeping_do_not_make_an_index_update_due(engine, monkeypatch):
     """An import into many cases writes to cases not kept yet at every batch (100 notes in
     each of 100 cases: five new cases a batch); the write starts keeping them, so their rows
     wait for a quiet moment like a kept case's.  Counted against the row budget, that
@@ -550,9 +620,7 @@ def test_new_cases_a_write_starts_keeping_do_not_make_an_index_update_due(
     texts = _notes(300, "Brindlemoss")
     assert len(texts) >= index_module.UPKEEP_ROWS
     runs = _record_upkeep_steps(index, monkeypatch)
-    engine.add_notes(
-        [{"content": c, "case_id": cases[i // 100].id} for i, c in enumerate(texts)]
-    )
+    engine.add_notes([{"content": c, "case_id": cases[i // 100].id} for i, c in enumerate(texts)])
     assert engine.wait_for_index_upkeep(120, flush=False)
     assert "optimize" not in [task for task, _ in runs]
     assert index.upkeep_due(idle=False) != "optimize"

@@ -92,12 +92,13 @@ def test_a_scope_without_its_vectors_answers_the_same_text_searches_and_grows():
     where = index_filter("c1")
     vectors = np.eye(4, dtype=np.float32)
     terms = ["rent paid march", "rent unpaid april", "deposit returned", "invoice sent"]
-    cache = VectorCache(4)
+    cache = VectorCache()
     cache.install(cache.build(where, ["a", "b", "c", "d"], vectors, terms))
     ((taken_where, scope),) = cache.take_large(4)
     assert taken_where == where and not cache.holds(where)
-    texts = VectorCache(0)
-    texts.install([(where, scope.without_vectors())])
+    texts = VectorCache(dtype=np.float16)
+    texts.install([(where, scope.as_large(half_vectors=False))])
+    assert not texts.refines(where) and texts.refine(where, vectors[0], ["a"], 1) is None
     assert texts.text_search(where, "rent", 5) == scope.text_search("rent", 5)
     assert [i for i, _ in texts.text_search(where, "rent", 5)] == ["a", "b"]
     assert scope.search(vectors[2], 1)[0][0] == "c"  # a search that held the old one still works
@@ -110,4 +111,49 @@ def test_a_scope_without_its_vectors_answers_the_same_text_searches_and_grows():
     texts.apply(written=[Row("e", "rent reminder"), Row("a", "lease signed")])
     assert {i for i, _ in texts.text_search(where, "rent", 5)} == {"b", "e"}
     assert [i for i, _ in texts.text_search(where, "lease", 5)] == ["a"]
-    assert VectorCache(4).take_large(1) == []
+    assert VectorCache().take_large(1) == []
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_a_large_scope_kept_with_half_vectors_reranks_candidates_by_exact_cosine():
+    """The vector index's candidates of a large scope are re-ranked from its float16 vectors
+    kept in memory: by cosine (norms included, as LanceDB computes it), best first, and
+    not at all when a candidate is not kept (then LanceDB re-ranks)."""
+    from desktop_app.memory.vector_cache import VectorCache
+
+    rng = np.random.default_rng(7)
+    where = index_filter("big")
+    vectors = _unit(rng.normal(size=(40, 16)))
+    ids = [f"n{i}" for i in range(40)]
+    small = VectorCache()
+    small.install(small.build(where, ids, vectors, ["term"] * 40))
+    ((_where, scope),) = small.take_large(40)
+    texts = VectorCache(dtype=np.float16)
+    texts.install([(where, scope.as_large(half_vectors=True))])
+    assert texts.refines(where)
+    query = _unit(rng.normal(size=(1, 16)))[0]
+    candidates = ids[::2]
+    refined = texts.refine(where, query, candidates, 5)
+    half = vectors[::2].astype(np.float16).astype(np.float32)
+    cosine = (half @ query) / np.linalg.norm(half, axis=1)
+    expected = [candidates[i] for i in np.argsort(-cosine)[:5]]
+    assert [i for i, _ in refined] == expected
+    assert np.allclose([s for _, s in refined], np.sort(cosine)[::-1][:5], atol=1e-6)
+    assert np.allclose(
+        [s for _, s in refined], [float(vectors[ids.index(i)] @ query) for i in expected], atol=2e-3
+    )
+
+    class Row:
+        def __init__(self, note_id, vector):
+            self.id, self.case_id, self.status, self.terms = note_id, "big", "active", "new"
+            self.vector, self.counted = vector, None
+
+    newcomer = _unit(rng.normal(size=(1, 16)))[0]
+    texts.apply(written=[Row("n40", newcomer)], deleted=["n2"])
+    assert texts.refine(where, newcomer, ["n40", "n0"], 1)[0][0] == "n40"  # written: kept
+    assert texts.refine(where, query, ["n0", "n2"], 2) is None  # removed: LanceDB re-ranks
+    assert texts.refine(where, query, ["n0", "unknown"], 2) is None
+    assert texts.refine(index_filter("other"), query, ["n0"], 1) is None
