@@ -715,8 +715,7 @@ class NoteIndex:
             if partitions is not None:
                 _nearest(table, unit, where, 1, partitions, ANN_REFINE_FACTOR)
             if self._fts_ready:
-                query = table.search("warm", query_type="fts", fts_columns="terms")
-                query.where(where, prefilter=True).select(["id", "_score"]).limit(1).to_arrow()
+                _full_text(table, "warm", where, 1)
 
         try:
             self._read(run)
@@ -1125,15 +1124,7 @@ class NoteIndex:
             if kept is not None:
                 return kept
             self._keep_later(where)
-        rows = self._read(
-            lambda table: (
-                table.search(terms, query_type="fts", fts_columns="terms")
-                .where(where, prefilter=True)
-                .select(["id", "_score"])
-                .limit(limit)
-                .to_arrow()
-            )
-        )
+        rows = self._read(lambda table: _full_text(table, terms, where, limit))
         if rows is None:
             return []
         ids = rows.column("id").to_pylist()
@@ -1189,10 +1180,8 @@ def _nearest(
     query (each a hop to that thread and back), ~2 ms of a search at 50k notes (p50 17.8 →
     15.8 ms, alternated in one process).  The synchronous builder remains for a LanceDB
     without that inner table."""
-    inner = getattr(table, "_table", None)
-    loop = _lancedb_loop()
-    in_loop = loop is not None and hasattr(inner, "query")
-    if not in_loop:
+    inner, loop = _in_lancedb_loop(table)
+    if loop is None:
         query = (
             table.search(vector, vector_column_name="vector")
             .distance_type("cosine")
@@ -1216,7 +1205,31 @@ def _nearest(
         query = query.nprobes(probes)
         if refine is not None:
             query = query.refine_factor(refine)
-    return loop.run(query.to_arrow()) if in_loop else query.to_arrow()
+    return query.to_arrow() if loop is None else loop.run(query.to_arrow())
+
+
+def _full_text(table, terms: str, where: str, limit: int):
+    """LanceDB's full-text search of ``terms`` within ``where`` (a prefilter): ids and BM25
+    scores, in LanceDB's event loop in one step as :func:`_nearest` (p50 5.8 → 4.1 ms at
+    50k notes, alternated)."""
+    inner, loop = _in_lancedb_loop(table)
+    if loop is None:
+        query = table.search(terms, query_type="fts", fts_columns="terms")
+        query = query.where(where, prefilter=True)
+    else:
+        query = inner.query().nearest_to_text(terms, columns="terms").where(where)
+    query = query.select(["id", "_score"]).limit(limit)
+    return query.to_arrow() if loop is None else loop.run(query.to_arrow())
+
+
+def _in_lancedb_loop(table):
+    """(the table's asynchronous inner table, LanceDB's event loop), or (None, None) for a
+    LanceDB without them (then its synchronous builders run the query)."""
+    inner = getattr(table, "_table", None)
+    loop = _lancedb_loop()
+    if loop is None or not hasattr(inner, "query"):
+        return None, None
+    return inner, loop
 
 
 @functools.lru_cache(maxsize=1)

@@ -365,10 +365,10 @@ def test_after_open_the_upkeep_warms_the_index_once_unless_a_search_came_first(
     """A reopened index loads its vector partitions and full-text index on the first search
     (100+ ms at 50k notes): the upkeep's first idle round runs a throwaway search of each,
     once; a search that comes first has loaded them already."""
-    from lancedb.query import AsyncVectorQuery, LanceFtsQueryBuilder
+    from lancedb.query import AsyncFTSQuery, AsyncVectorQuery
 
     asked: list[str] = []
-    fts = LanceFtsQueryBuilder.to_arrow
+    fts = AsyncFTSQuery.to_arrow
 
     def recording_probes(nprobes):
         def record_probes(self, n):
@@ -384,7 +384,7 @@ def test_after_open_the_upkeep_warms_the_index_once_unless_a_search_came_first(
     with MemoryEngine.open(tmp_path / "data", embedder=embedder) as eng:
         case = _large_case(eng, monkeypatch)
     monkeypatch.setattr(AsyncVectorQuery, "nprobes", recording_probes(AsyncVectorQuery.nprobes))
-    monkeypatch.setattr(LanceFtsQueryBuilder, "to_arrow", record_fts)
+    monkeypatch.setattr(AsyncFTSQuery, "to_arrow", record_fts)
     with MemoryEngine.open(tmp_path / "data", embedder=embedder) as eng:
         assert eng.wait_for_index_upkeep(120)
         assert asked == ["ann lexmem-index-upkeep", "fts lexmem-index-upkeep"]
