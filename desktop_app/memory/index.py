@@ -944,33 +944,27 @@ class NoteIndex:
 
         refine_here = not exact and self._texts is not None and self._texts.refines(where)
 
-        def run(table):
+        def run(table, candidates_only: bool):
             params = None if exact else self._ann_params(table, where)
             if params is None:
                 return _nearest(table, query_vector, where, limit), False
             probes, refine = params
-            if refine_here:  # LanceDB's candidates, re-ranked below from the kept vectors
+            if candidates_only:  # LanceDB's candidates, re-ranked below from the kept vectors
                 return _nearest(table, query_vector, where, limit * refine, probes), True
             return _nearest(table, query_vector, where, limit, probes, refine), False
 
-        read = self._read(run)
-        if read is None:
-            return []
-        rows, candidates_only = read
-        ids = rows.column("id").to_pylist()
-        if candidates_only:
+        read = self._read(lambda table: run(table, refine_here))
+        if read is not None and read[1]:
+            ids = read[0].column("id").to_pylist()
             refined = self._texts.refine(where, query_vector, ids, limit)
             if refined is not None:
                 return refined
             # a candidate written or removed since LanceDB's read: LanceDB re-ranks
-            rows = self._read(
-                lambda table: _nearest(
-                    table, query_vector, where, limit, *(self._ann_params(table, where) or ())
-                )
-            )
-            if rows is None:
-                return []
-            ids = rows.column("id").to_pylist()
+            read = self._read(lambda table: run(table, False))
+        if read is None:
+            return []
+        rows = read[0]
+        ids = rows.column("id").to_pylist()
         dists = rows.column("_distance").to_pylist()
         return [(i, 1.0 - float(d)) for i, d in zip(ids, dists, strict=True)]
 
