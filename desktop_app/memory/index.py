@@ -256,8 +256,8 @@ class NoteIndex:
         self._ann_check = True
         self._ann_scanned_at_rows = 0
         self._force_exact = False
-        #: filter -> (table version, active rows in it): one count per scope and version
-        self._scope_rows: dict[str, tuple[int, int]] = {}
+        #: filter (None: all rows) -> (stamp, rows matching it): see _scope_size
+        self._scope_rows: dict[str | None, tuple[tuple[int, int], int]] = {}
         #: bumped by every change of the rows (write, delete, purge, reset): a copy of some
         #: rows taken at one generation is still exact while it has not moved
         self.generation = 0
@@ -900,13 +900,20 @@ class NoteIndex:
         finally:
             self._force_exact = False
 
-    def _scope_size(self, table, where: str) -> int:
-        version = table.version
+    def _scope_size(self, table, where: str | None) -> int:
+        """Rows matching ``where`` (all rows with None), counted once per change of the rows.
+
+        The writer keys its counts on ``generation`` (bumped by each of its own changes of
+        the rows) and the table object: asking LanceDB for the version is a hop to its
+        event loop, which queues behind the full-text search running beside the vector
+        search (with the total count, 1.9 ms p50 / 3.5 ms p95 of a 50k-note search).  A
+        reader beside the app follows the app's writes through the version."""
+        stamp = (id(table), table.version if self.read_only else self.generation)
         cached = self._scope_rows.get(where)
-        if cached is not None and cached[0] == version:
+        if cached is not None and cached[0] == stamp:
             return cached[1]
         rows = table.count_rows(where)  # the bitmap indices answer this in about a millisecond
-        self._scope_rows[where] = (version, rows)
+        self._scope_rows[where] = (stamp, rows)
         return rows
 
     def _ann_params(self, table, where: str) -> tuple[int, int] | None:
@@ -921,7 +928,7 @@ class NoteIndex:
         scope = self._scope_size(table, where)
         if scope < ANN_MIN_SCOPE:
             return None
-        share = scope / max(table.count_rows(), 1)
+        share = scope / max(self._scope_size(table, None), 1)
         probes = min(partitions, math.ceil(partitions * ANN_PROBE_SHARE / max(share, 1e-9)))
         return probes, ANN_REFINE_FACTOR
 

@@ -659,3 +659,51 @@ def test_a_kept_case_that_grows_large_keeps_its_text_once_the_vector_index_answe
     assert found and found[0][0] == later[0].note.id
     hits = engine.search("Quendrix lease", case_id=case.id, k=3)
     assert hits and hits[0].note.id == later[0].note.id
+
+
+def test_scope_sizes_follow_every_change_of_the_rows_without_asking_lancedbs_version(
+    engine, monkeypatch
+):
+    """The ANN parameters need the scope's and the table's row counts at every search;
+    asking LanceDB for its version to key them queued behind the full-text search in
+    LanceDB's event loop.  The writer keys them on its own changes, and they stay exact."""
+    import lancedb.table
+
+    case = engine.create_case("计数")
+    engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(30, "数")])
+    index = engine._index
+    where = index_filter(case.id)
+    asked = []
+    caller = threading.current_thread()
+    version = lancedb.table.LanceTable.version
+    monkeypatch.setattr(
+        lancedb.table.LanceTable,
+        "version",
+        # this thread's questions only: the background upkeep records versions too
+        property(
+            lambda table: (
+                (threading.current_thread() is caller and asked.append(1)) or version.fget(table)
+            )
+        ),
+    )
+
+    def counted() -> tuple[int, int]:
+        asked.clear()  # the writes themselves record the version they made
+        table = index._table
+        sizes = index._scope_size(table, where), index._scope_size(table, None)
+        assert asked == []
+        return sizes
+
+    with index._lock:
+        index._scope_rows.clear()
+    assert counted() == (30, 30)
+    assert counted() == (30, 30)
+    note = engine.add_note("新增的一条记忆", case_id=case.id).note
+    assert counted() == (31, 31)
+    engine.expire_note(note.id)  # the filter counts active notes only
+    assert counted() == (30, 31)
+    engine.delete_note(note.id)
+    assert counted() == (30, 30)
+    other = engine.create_case("别的案件")
+    engine.add_note("另一案件的记忆", case_id=other.id)
+    assert counted() == (30, 31)
