@@ -128,6 +128,10 @@ class IndexRow:
     counted: bm25.Counted | None = None
 
 
+class _KeepAbandoned(Exception):
+    """A large scope's read into memory gave way (see NoteIndex._large_pause)."""
+
+
 def _index_error(exc: Exception) -> StorageError:
     return StorageError(
         f"search index: {exc}",
@@ -644,8 +648,8 @@ class NoteIndex:
     def upkeep_due(self, idle: bool, quiet: bool | None = None) -> str | None:
         """What the background upkeep should do now: "optimize" (fold unindexed rows into
         the indices, compact, drop old versions), "ann" (consider the vector index), when
-        quiet "optimize" (rows that only kept scopes search), "merge", "prune", "keep" (a
-        large scope's text into memory) and "warm", or None.
+        quiet "optimize" (rows that only kept scopes search), "merge", "prune" and "warm",
+        when idle "keep" (a large scope's text into memory, between searches), or None.
         ``idle``: nothing was written for a while, so even a few rows are worth folding in;
         ``quiet`` (default: ``idle``): nor searched, so seconds of CPU or a lock on the files
         delay no one."""
@@ -663,7 +667,7 @@ class NoteIndex:
             return "merge"
         if quiet and self._unpruned_upkeeps:
             return "prune"
-        if quiet and self._texts_wanted:
+        if idle and self._texts_wanted:
             return "keep"
         if quiet and self._warm_due:
             return "warm"
@@ -1018,9 +1022,11 @@ class NoteIndex:
         the text of 50k notes takes seconds in a new process); if a write landed meanwhile
         the scope is read again, and after a few tries under the lock.
 
-        A large scope's text is read by the upkeep's next idle round (``large_now``), not at
-        its first search: in a new process that search also loads the embedder, and reading
-        and analysing 50k notes beside it made the first answer seconds later."""
+        A large scope's text is read by the upkeep (``large_now``) once its first search is
+        answered and no write came for a while, between the searches that follow: in a new
+        process that first search also loads the embedder, and reading and analysing 50k
+        notes beside it made the first answer seconds later.  A write or the index closing
+        meanwhile abandons the read (see _large_pause); the next idle round starts again."""
         try:
             self._let_searches_finish()  # not beside the search that asked (see begin_search)
             for _attempt in range(3):
@@ -1028,6 +1034,9 @@ class NoteIndex:
                     return
             with self._lock:
                 self._build_kept(where, locked=True, large_now=large_now, alone=alone)
+        except _KeepAbandoned:
+            with self._filling_lock:
+                self._texts_wanted.add(where)
         except Exception:  # an optimisation: LanceDB keeps answering
             log.debug("could not keep the scope %s in memory", where, exc_info=True)
         finally:
@@ -1039,6 +1048,20 @@ class NoteIndex:
         scope holds the interpreter lock for most of its time."""
         with self._searching_cond:
             self._searching_cond.wait_for(lambda: self._searching == 0, KEEP_WAIT_SECONDS)
+
+    def _large_pause(self, generation: int) -> None:
+        """Between two chunks of a large scope's analysis (seconds of pure Python at 50k
+        notes, run between searches that need not be quiet, see IndexUpkeep): let running
+        searches finish; give up if a write landed, which would make the read stale (the
+        upkeep's own work comes first then, and it reads again once the writes pause), or if
+        the index is closing (a close waited seconds for it)."""
+        self._check_keep(generation)
+        self._let_searches_finish()
+        self._check_keep(generation)
+
+    def _check_keep(self, generation: int) -> None:
+        if self.generation != generation or (self._upkeep is not None and self._upkeep.stopping):
+            raise _KeepAbandoned
 
     def _build_kept(
         self, where: str, *, locked: bool, large_now: bool = False, alone: bool = False
@@ -1067,7 +1090,11 @@ class NoteIndex:
         if large and not large_now:
             with self._filling_lock:
                 self._texts_wanted.add(where)
+            if self._upkeep_started:
+                self._upkeep.request()  # it starts once no search runs (see _large_pause)
             return True
+        if large and not locked:
+            self._check_keep(generation)  # before the read, the longest step
         columns = ["id", "terms"]
         if not large or _half_vectors_fit(size):
             columns.append("vector")
@@ -1080,6 +1107,8 @@ class NoteIndex:
         terms = arrow.column("terms").to_pylist()
         # under the write lock a search may be waiting for it: no pause then
         pause = None if locked else self._let_searches_finish
+        if large and not locked:
+            pause = functools.partial(self._large_pause, generation)
         if large:
             cache = self._texts
             matrix = (

@@ -12,11 +12,15 @@ Idle means no write for ``IDLE_SECONDS``, judged before each step: a round that 
 once took every batch of an import landing meanwhile for idle too, and ran an O(rows)
 optimize after each one (72 of them in a 50k-note import, about two seconds each).  Idle, the
 last few rows are folded in (searches gain from it).  The other idle steps (rebuilding the
-vector index in one segment, removing old versions, reading a large scope's text into memory,
-warming) also wait until no search started for ``SEARCH_QUIET_SECONDS``: they take seconds of
-CPU or lock the files, and made the searches of a lawyer looking through a just-imported
-50k-note case 40-90 ms instead of ~25.  What a write makes due (a batch past the budget) is
-done at once whatever runs.
+vector index in one segment, removing old versions, warming) also wait until no search
+started for ``SEARCH_QUIET_SECONDS``: they take seconds of CPU or lock the files, and made the
+searches of a lawyer looking through a just-imported 50k-note case 40-90 ms instead of ~25.
+Reading a large scope's text into memory does not wait for that quiet: it runs in chunks of
+about a millisecond *between* searches (each chunk waits until no search runs, see
+``NoteIndex._large_pause``), so a lawyer searching one after another gets the scope from
+memory after a few dozen searches (a reopened 50k-note case, bench_perf's phase: p95 40.5 /
+43.4 → 36.9 / 37.8 ms) instead of never.  What a write makes due (a batch past the budget)
+is done at once whatever runs.
 
 What it runs is decided and done by the index (``upkeep_due`` / ``run_upkeep``); this class
 only owns the thread: wake-ups, idle ticks, waiting until idle, stopping.
@@ -100,6 +104,11 @@ class IndexUpkeep:
         """Block until no requested upkeep is pending or running; False on timeout."""
         with self._cond:
             return self._cond.wait_for(lambda: not self._requested and not self._busy, timeout)
+
+    @property
+    def stopping(self) -> bool:
+        """stop() was called: a long step should give up at its next chance."""
+        return self._stopping
 
     @property
     def busy(self) -> bool:

@@ -157,6 +157,19 @@ def ann_engine(tmp_path_factory, embedder):
     patch.undo()
 
 
+def _keep_large(index, where: str) -> None:
+    """Keep the large case as the upkeep keeps it (text and float16 vectors), wherever the
+    fixture's reads left it: its import's first batch kept it exactly, as a small scope,
+    until the upkeep hands it over, and a whole-table read for the small case keeps it with
+    every other case (in this scaled-down table only; a large scope never fits that read)."""
+    if index._filler is not None:
+        index._filler.submit(lambda: None).result()
+    index._vectors.clear()
+    index._texts.clear()
+    index._keep(where, large_now=True)
+    assert index._texts.refines(where)
+
+
 def test_a_large_scope_is_searched_through_the_vector_index(ann_engine):
     eng, big, small, _texts = ann_engine
     index = eng._index
@@ -171,8 +184,9 @@ def test_searches_of_a_large_scope_query_the_vector_index_and_small_ones_scan(
     """What each search asks LanceDB for: probes of the vector index for the large case,
     a flat scan (index bypassed) for the small case — recorded on LanceDB's own builder."""
     eng, big, small, texts = ann_engine
-    asked = _record_vector_queries(monkeypatch)
     index = eng._index
+    _keep_large(index, index_filter(big))
+    asked = _record_vector_queries(monkeypatch)
     vector = eng.embedder.embed([texts[5]])[0]
     with index._lock:  # the small scope's kept copy (vector_cache) would answer from memory
         kept, index._vectors = index._vectors, None
@@ -229,8 +243,7 @@ def test_a_large_scope_kept_with_its_vectors_reranks_the_candidates_in_memory(
     eng, big, _small, texts = ann_engine
     index = eng._index
     where = index_filter(big)
-    index._keep(where, large_now=True)
-    assert index._texts.refines(where)
+    _keep_large(index, where)
     asked = _record_vector_queries(monkeypatch)
     for text in texts[3:120:13]:
         vector = eng.embedder.embed([text + " 查询"])[0]
@@ -264,6 +277,7 @@ def test_a_large_scope_whose_vectors_would_not_fit_keeps_its_text_alone(ann_engi
     monkeypatch.setattr(
         index_module, "TEXT_BUDGET_BYTES", int(rows * (index_module.TEXT_BYTES_PER_NOTE + 500))
     )
+    index._vectors.clear()
     index._texts.clear()
     index._keep(where, large_now=True)
     assert index._texts.holds(where) and not index._texts.refines(where)
@@ -273,6 +287,102 @@ def test_a_large_scope_whose_vectors_would_not_fit_keeps_its_text_alone(ann_engi
     assert asked == ["ann", "refine"]
     assert eng._notes.by_ids(ids[:1])[0].content == texts[7]
     index._texts.clear()
+
+
+def test_a_large_scope_is_kept_between_searches_that_never_pause(ann_engine, monkeypatch):
+    """A reopened 50k-note case searched one query after another never had the second of
+    quiet the heavy idle steps wait for, so its text stayed in LanceDB (p95 40-44 ms in
+    bench_perf's phase).  Its read into memory runs between the searches instead."""
+    from desktop_app.memory import index_upkeep
+
+    eng, big, _small, texts = ann_engine
+    index = eng._index
+    where = index_filter(big)
+    monkeypatch.setattr(index._upkeep, "_idle_seconds", 0.2)
+    index._texts.clear()
+    index._vectors.clear()  # (the import may have kept it there, exact)
+    runs = _record_upkeep_steps(index, monkeypatch)
+    searched_at: list[float] = []
+    until = time.monotonic() + 20.0
+    while not index._texts.holds(where) and time.monotonic() < until:
+        searched_at.append(time.monotonic())
+        assert eng.search(texts[10], case_id=big, k=5)
+        time.sleep(0.05)
+    since_last_search = time.monotonic() - searched_at[-1]
+    assert index._texts.holds(where)
+    # kept while the searching never paused for the quiet the heavy steps wait for
+    gaps = [b - a for a, b in itertools.pairwise(searched_at)]
+    assert max([since_last_search, *gaps]) < index_upkeep.SEARCH_QUIET_SECONDS
+    assert "keep" in [task for task, _ in runs]
+    found = index.text_search(fts_text("invoice number 甲479"), where, 3)  # from memory
+    assert eng.get_note(found[0][0]).content == texts[479]
+
+
+def test_a_write_during_a_large_scopes_read_abandons_it_until_the_writes_pause(
+    ann_engine, monkeypatch
+):
+    """The read of a large scope runs between searches for seconds; a write meanwhile made
+    it stale.  It gives way (the upkeep's own work comes first) and is read again later,
+    with the write."""
+    eng, big, _small, _texts = ann_engine
+    index = eng._index
+    where = index_filter(big)
+    index._texts.clear()
+    index._vectors.clear()
+    pauses = 0
+    written = []
+    real_pause = index._let_searches_finish
+
+    caller = threading.current_thread()
+
+    def pause_then_write() -> None:
+        nonlocal pauses
+        if threading.current_thread() is not caller:  # the write's own read (the filler)
+            return real_pause()
+        pauses += 1
+        if pauses == 3:  # within the analysis
+            written.append(eng.add_note("中途写入的一条记忆 Zorbquant", case_id=big).note)
+        real_pause()
+
+    monkeypatch.setattr(index, "_let_searches_finish", pause_then_write)
+    index._keep(where, large_now=True)
+    assert written and not index._texts.holds(where)
+    assert where in index._texts_wanted  # for the next idle round
+    assert pauses == 3  # the analysis stopped at the write
+    monkeypatch.setattr(index, "_let_searches_finish", real_pause)
+    assert eng.wait_for_index_upkeep(120)
+    assert index._texts.holds(where)
+    found = index.text_search(fts_text("Zorbquant"), where, 3)
+    assert [i for i, _ in found] == [written[0].id]
+    eng.delete_note(written[0].id)
+
+
+def test_closing_does_not_wait_for_a_large_scopes_read(engine, monkeypatch):
+    """Closing waits for the upkeep's running step; a read of 50k notes between searches
+    would have held it for seconds.  It gives up at its next pause."""
+    monkeypatch.setattr(index_module, "ANN_MIN_SCOPE", 60)
+    case = engine.create_case("关闭")
+    engine.add_notes([{"content": c, "case_id": case.id} for c in _notes(200, "闭")])
+    index = engine._index
+    index._filler.submit(lambda: None).result()  # the import's own read, then the upkeep's
+    assert engine.wait_for_index_upkeep(120)
+    where = index_filter(case.id)
+    index._texts.clear()
+    index._vectors.clear()
+    pauses = 0
+    real_pause = index._let_searches_finish
+
+    def pause_then_close() -> None:
+        nonlocal pauses
+        pauses += 1
+        if pauses == 2:  # read, before the first chunk's analysis
+            index._upkeep.stop()  # what close does first
+        real_pause()
+
+    monkeypatch.setattr(index, "_let_searches_finish", pause_then_close)
+    index._keep(where, large_now=True)
+    assert pauses == 2  # 200 rows are 7 chunks: none was analysed
+    assert not index._texts.holds(where)
 
 
 def test_the_vector_index_finds_what_exact_search_finds(ann_engine):
@@ -547,7 +657,9 @@ def test_heavy_idle_steps_wait_for_a_pause_in_the_searching(engine, monkeypatch)
     heavy = [
         task
         for task, at in runs
-        if task in ("merge", "prune", "keep", "warm") and searched_at[0] < at < searched_at[-1]
+        # (reading a large scope into memory runs between searches: see the test
+        # test_a_large_scope_is_kept_between_searches_that_never_pause)
+        if task in ("merge", "prune", "warm") and searched_at[0] < at < searched_at[-1]
     ]
     assert heavy == [], heavy
     assert len(_table(engine).list_versions()) > 1  # the prune waits ...
