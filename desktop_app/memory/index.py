@@ -1020,7 +1020,7 @@ class NoteIndex:
         case of a small table), a large one's text only (its vectors are searched through
         the vector index).  Neither the read nor the analysis holds the write lock (reading
         the text of 50k notes takes seconds in a new process); if a write landed meanwhile
-        the scope is read again, and after a few tries under the lock.
+        a small scope is read again, and after a few tries under the lock.
 
         A large scope's text is read by the upkeep (``large_now``) once its first search is
         answered and no write came for a while, between the searches that follow: in a new
@@ -1106,9 +1106,12 @@ class NoteIndex:
         ids = arrow.column("id").to_pylist()
         terms = arrow.column("terms").to_pylist()
         # under the write lock a search may be waiting for it: no pause then
-        pause = None if locked else self._let_searches_finish
-        if large and not locked:
+        if locked:
+            pause = None
+        elif large:  # gives way to a write or a close too
             pause = functools.partial(self._large_pause, generation)
+        else:
+            pause = self._let_searches_finish
         if large:
             cache = self._texts
             matrix = (

@@ -18,9 +18,9 @@ searches of a lawyer looking through a just-imported 50k-note case 40-90 ms inst
 Reading a large scope's text into memory does not wait for that quiet: it runs in chunks of
 about a millisecond *between* searches (each chunk waits until no search runs, see
 ``NoteIndex._large_pause``), so a lawyer searching one after another gets the scope from
-memory after its first few searches instead of never (a reopened 50k-note case in
-bench_perf's phase, searched query after query: kept from the 17th-18th query on).  What a write makes due (a batch past the budget)
-is done at once whatever runs.
+memory after their first few searches instead of never (a reopened 50k-note case in
+bench_perf's phase, searched query after query: kept from the 17th-18th query on).  What a
+write makes due (a batch past the budget) is done at once whatever runs.
 
 What it runs is decided and done by the index (``upkeep_due`` / ``run_upkeep``); this class
 only owns the thread: wake-ups, idle ticks, waiting until idle, stopping.

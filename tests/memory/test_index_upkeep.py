@@ -157,17 +157,41 @@ def ann_engine(tmp_path_factory, embedder):
     patch.undo()
 
 
-def _keep_large(index, where: str) -> None:
-    """Keep the large case as the upkeep keeps it (text and float16 vectors), wherever the
-    fixture's reads left it: its import's first batch kept it exactly, as a small scope,
-    until the upkeep hands it over, and a whole-table read for the small case keeps it with
-    every other case (in this scaled-down table only; a large scope never fits that read)."""
+def _drop_kept(index) -> None:
+    """Nothing in memory any more, wherever the reads so far left the large case: its
+    import's first batch kept it exactly, as a small scope, until the upkeep hands it over,
+    and a whole-table read for the small case keeps it with every other case (in this
+    scaled-down table only; a large scope never fits that read)."""
     if index._filler is not None:
         index._filler.submit(lambda: None).result()
     index._vectors.clear()
     index._texts.clear()
+
+
+def _keep_large(index, where: str) -> None:
+    """Keep the large case as the upkeep keeps it (text and float16 vectors)."""
+    _drop_kept(index)
     index._keep(where, large_now=True)
     assert index._texts.refines(where)
+
+
+def _act_at_pause(index, monkeypatch, n: int, action) -> list[int]:
+    """Run ``action`` at this thread's ``n``-th pause of a read into memory (before the
+    read, then between chunks); returns the count of those pauses, in a one-item list.  The
+    pauses of other threads (the filler reading what a write wrote) are not counted."""
+    pauses = [0]
+    real_pause = index._let_searches_finish
+    caller = threading.current_thread()
+
+    def pause() -> None:
+        if threading.current_thread() is caller:
+            pauses[0] += 1
+            if pauses[0] == n:
+                action()
+        real_pause()
+
+    monkeypatch.setattr(index, "_let_searches_finish", pause)
+    return pauses
 
 
 def test_a_large_scope_is_searched_through_the_vector_index(ann_engine):
@@ -277,8 +301,7 @@ def test_a_large_scope_whose_vectors_would_not_fit_keeps_its_text_alone(ann_engi
     monkeypatch.setattr(
         index_module, "TEXT_BUDGET_BYTES", int(rows * (index_module.TEXT_BYTES_PER_NOTE + 500))
     )
-    index._vectors.clear()
-    index._texts.clear()
+    _drop_kept(index)
     index._keep(where, large_now=True)
     assert index._texts.holds(where) and not index._texts.refines(where)
     asked = _record_vector_queries(monkeypatch)
@@ -299,8 +322,7 @@ def test_a_large_scope_is_kept_between_searches_that_never_pause(ann_engine, mon
     index = eng._index
     where = index_filter(big)
     monkeypatch.setattr(index._upkeep, "_idle_seconds", 0.2)
-    index._texts.clear()
-    index._vectors.clear()  # (the import may have kept it there, exact)
+    _drop_kept(index)
     runs = _record_upkeep_steps(index, monkeypatch)
     searched_at: list[float] = []
     until = time.monotonic() + 20.0
@@ -327,29 +349,19 @@ def test_a_write_during_a_large_scopes_read_abandons_it_until_the_writes_pause(
     eng, big, _small, _texts = ann_engine
     index = eng._index
     where = index_filter(big)
-    index._texts.clear()
-    index._vectors.clear()
-    pauses = 0
+    _drop_kept(index)
     written = []
-    real_pause = index._let_searches_finish
-
-    caller = threading.current_thread()
-
-    def pause_then_write() -> None:
-        nonlocal pauses
-        if threading.current_thread() is not caller:  # the write's own read (the filler)
-            return real_pause()
-        pauses += 1
-        if pauses == 3:  # within the analysis
-            written.append(eng.add_note("中途写入的一条记忆 Zorbquant", case_id=big).note)
-        real_pause()
-
-    monkeypatch.setattr(index, "_let_searches_finish", pause_then_write)
+    pauses = _act_at_pause(  # the third: within the analysis
+        index,
+        monkeypatch,
+        3,
+        lambda: written.append(eng.add_note("中途写入的一条记忆 Zorbquant", case_id=big).note),
+    )
     index._keep(where, large_now=True)
     assert written and not index._texts.holds(where)
     assert where in index._texts_wanted  # for the next idle round
-    assert pauses == 3  # the analysis stopped at the write
-    monkeypatch.setattr(index, "_let_searches_finish", real_pause)
+    assert pauses == [3]  # the analysis stopped at the write
+    monkeypatch.undo()
     assert eng.wait_for_index_upkeep(120)
     assert index._texts.holds(where)
     found = index.text_search(fts_text("Zorbquant"), where, 3)
@@ -367,21 +379,11 @@ def test_closing_does_not_wait_for_a_large_scopes_read(engine, monkeypatch):
     index._filler.submit(lambda: None).result()  # the import's own read, then the upkeep's
     assert engine.wait_for_index_upkeep(120)
     where = index_filter(case.id)
-    index._texts.clear()
-    index._vectors.clear()
-    pauses = 0
-    real_pause = index._let_searches_finish
-
-    def pause_then_close() -> None:
-        nonlocal pauses
-        pauses += 1
-        if pauses == 2:  # read, before the first chunk's analysis
-            index._upkeep.stop()  # what close does first
-        real_pause()
-
-    monkeypatch.setattr(index, "_let_searches_finish", pause_then_close)
+    _drop_kept(index)
+    # the second: read, before the first chunk's analysis; stop() is what close does first
+    pauses = _act_at_pause(index, monkeypatch, 2, index._upkeep.stop)
     index._keep(where, large_now=True)
-    assert pauses == 2  # 200 rows are 7 chunks: none was analysed
+    assert pauses == [2]  # 200 rows are 7 chunks: none was analysed
     assert not index._texts.holds(where)
 
 
