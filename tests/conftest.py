@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -20,6 +23,12 @@ for _var in (
     "OPENAI_PROJECT_ID",
 ):
     os.environ.pop(_var, None)
+
+# The bundled model's tokenizer snapshot (memory/tokenizer_snapshot.py) goes to a folder of
+# this run, not to the user's cache: every run parses the model once and reads it after that.
+if not os.environ.get("LEXMEM_CACHE_DIR"):
+    os.environ["LEXMEM_CACHE_DIR"] = tempfile.mkdtemp(prefix="lexmem-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["LEXMEM_CACHE_DIR"], ignore_errors=True)
 
 # CI runs the property tests on Hypothesis's fixed example sequence (`derandomize`), so a
 # submission passes or fails for its code, not for the draw; a developer's run keeps exploring

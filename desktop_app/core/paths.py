@@ -1,7 +1,9 @@
 """Where LexMem keeps its data: one folder per user, chosen by platformdirs.
 
 Everything the app writes (SQLite, LanceDB index, settings, logs, backups, the instance
-lock) lives in this one folder, so a backup, a move or a true delete is one folder.
+lock) lives in this one folder, so a backup, a move or a true delete is one folder.  The
+one exception holds nothing of the user's: :func:`cache_dir`, a rebuildable cache of the
+bundled model (memory/tokenizer_snapshot.py).
 ``--data-dir`` overrides it (portable installs, tests, a second profile).
 """
 
@@ -16,6 +18,8 @@ from desktop_app.core.errors import DataFolderNotPrivateError, storage_os_error
 
 #: environment override, handy for packaged builds and scripted runs
 ENV_DATA_DIR = "LEXMEM_DATA_DIR"
+#: where :func:`cache_dir` points instead (tests, portable installs)
+ENV_CACHE_DIR = "LEXMEM_CACHE_DIR"
 
 
 def default_data_dir() -> Path:
@@ -24,6 +28,17 @@ def default_data_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False, roaming=True))
+
+
+def cache_dir() -> Path:
+    """The per-user cache folder (``%LOCALAPPDATA%\\LexMem\\Cache`` on Windows): what can be
+    rebuilt from the installed program and holds no user data, so deleting it loses nothing."""
+    raw = os.environ.get(ENV_CACHE_DIR)
+    if raw:
+        return Path(raw).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
 
 
 def resolve_data_dir(override: str | os.PathLike[str] | None = None) -> Path:

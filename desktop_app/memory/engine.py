@@ -197,6 +197,12 @@ class MemoryEngine:
         no lock, never writes and never repairs the index: a search or an export beside the
         running app."""
         data_dir = Path(data_dir)
+        embedder = embedder or default_embedder()
+        # the model loads (~0.6 s) while the database and the index open (lancedb's import
+        # alone is ~1 s): a new process's first search does not wait for both in turn
+        load_in_background = getattr(embedder, "load_in_background", None)
+        if load_in_background is not None:
+            load_in_background()
         if read_only:
             return cls._open_read_only(data_dir, llm, embedder, config)
         # case files are confidential: everything written from here on is owner-only, and
@@ -218,7 +224,7 @@ class MemoryEngine:
         cls,
         data_dir: Path,
         llm: Any | None,
-        embedder: Embedder | None,
+        embedder: Embedder,
         config: MemoryConfig | None,
         progress: ProgressCallback | None,
     ) -> MemoryEngine:
@@ -230,7 +236,6 @@ class MemoryEngine:
         make_tree_private(data_dir)  # files an older version wrote readable by others
         store = Store(db_file)
         try:
-            embedder = embedder or default_embedder()
             index = NoteIndex(data_dir / INDEX_DIR, embedder.dim)
             engine = cls(data_dir, store, index, embedder, config or MemoryConfig(), llm)
             engine._index_sync.reconcile(progress)
@@ -263,7 +268,7 @@ class MemoryEngine:
         cls,
         data_dir: Path,
         llm: Any | None,
-        embedder: Embedder | None,
+        embedder: Embedder,
         config: MemoryConfig | None,
     ) -> MemoryEngine:
         db_file = data_dir / DB_FILE
@@ -273,7 +278,6 @@ class MemoryEngine:
                 user_message=f"这个文件夹里没有律记的数据：{data_dir} / No LexMem data in {data_dir}",
             )
         store = Store(db_file, read_only=True)
-        embedder = embedder or default_embedder()
         index = NoteIndex(data_dir / INDEX_DIR, embedder.dim, read_only=True)
         return cls(data_dir, store, index, embedder, config or MemoryConfig(), llm)
 
