@@ -84,10 +84,16 @@ done
 find "$USERDIR" -name 'LexMem.lnk' -path '*Start Menu*' | grep -q . || fail "no Start-menu shortcut"
 echo "ci_installer: silent per-user install OK"
 
+# what the program caches per user (desktop_app/core/paths.py cache_dir) goes with it
+CACHE="$USERDIR/AppData/Local/LexMem/Cache"
+mkdir -p "$CACHE"
+printf 'stand-in\n' > "$CACHE/usem3-tokenizer-stand-in.marshal"
+
 # the uninstaller must be started by its C: path (from Z: it fails with "Class does not exist")
 xvfb-run -a sh -c 'wine "$0" /VERYSILENT /SUPPRESSMSGBOXES "/LOG=$1"; wineserver -w' \
     'C:\users\'"$(whoami)"'\AppData\Local\Programs\LexMem\unins000.exe' 'C:\uninstall.log' >/dev/null 2>&1 || true
 [[ ! -e "$PROGRAM/lexmem.exe" ]] || { tail -n 30 "$WINEPREFIX/drive_c/uninstall.log" >&2 || true; fail "uninstall left lexmem.exe"; }
 [[ -f "$DATA/lexmem.sqlite3" ]] || fail "the silent uninstall deleted the data folder"
-echo "ci_installer: silent uninstall OK (data folder kept); wine steps took $((SECONDS - t0)) s"
+[[ ! -e "$CACHE" ]] || fail "the uninstall left the cache folder $CACHE"
+echo "ci_installer: silent uninstall OK (data folder kept, cache removed); wine steps took $((SECONDS - t0)) s"
 echo "ci_installer: OK"

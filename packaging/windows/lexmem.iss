@@ -77,6 +77,10 @@ Filename: "{app}\{#AppExe}"; Description: "{cm:LaunchProgram,{#AppName}}"; Flags
 [UninstallDelete]
 ; __pycache__ or logs a user may have produced inside the program folder
 Type: filesandordirs; Name: "{app}\_internal"
+; the per-user cache: rebuilt from the program, nothing of the user's (cache_dir in
+; desktop_app/core/paths.py: platformdirs user_cache_dir("LexMem", appauthor=False))
+Type: filesandordirs; Name: "{localappdata}\LexMem\Cache"
+Type: dirifempty; Name: "{localappdata}\LexMem"
 
 [Code]
 // The data folder (cases, notes, settings, backups) is %APPDATA%\LexMem: platformdirs
