@@ -108,6 +108,7 @@ class USEMultilingualEmbedder:
         #: set once the tokenizer and the weights are in memory (:meth:`load`)
         self.loaded = threading.Event()
         self._loader: threading.Thread | None = None
+        self._loader_lock = threading.Lock()  # not _lock: an embedding may hold that for long
         #: texts embedded from token ids computed elsewhere (tests and profiling read it)
         self.tokens_taken = 0
 
@@ -121,11 +122,19 @@ class USEMultilingualEmbedder:
         """:meth:`load` on a thread of its own, so that a new process opens its data while
         the model loads: the weights' decompression releases the GIL.  An embedding asked
         meanwhile waits for it (the lock) rather than loading a second copy."""
-        with self._lock:
+        with self._loader_lock:
             if self.loaded.is_set() or self._loader is not None:
                 return
-            self._loader = threading.Thread(target=self.load, name="embedder-load", daemon=True)
+            self._loader = threading.Thread(
+                target=self._load_quietly, name="embedder-load", daemon=True
+            )
         self._loader.start()
+
+    def _load_quietly(self) -> None:
+        try:
+            self.load()
+        except Exception:  # the first embedding loads again and reports it where it is asked
+            log.warning("the embedder did not load in the background", exc_info=True)
 
     def _load_locked(self) -> None:
         if self.loaded.is_set():

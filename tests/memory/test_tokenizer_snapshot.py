@@ -6,6 +6,7 @@ folder."""
 from __future__ import annotations
 
 import marshal
+import threading
 
 import numpy as np
 import pytest
@@ -129,3 +130,30 @@ def test_an_embedding_asked_during_the_load_waits_for_it(tmp_path, embedder, mon
     vectors = fresh.embed(["合同第三条约定的违约金"])
     assert fresh.loaded.is_set()
     np.testing.assert_array_equal(vectors, embedder.embed(["合同第三条约定的违约金"]))
+
+
+def test_an_open_does_not_wait_for_an_embedding_in_progress(embedder):
+    """The app's embedder is shared: a second open must not queue behind a long batch."""
+    embedder.load()
+    returned = threading.Event()
+    with embedder._lock:  # what a long embedding holds
+        threading.Thread(
+            target=lambda: (embedder.load_in_background(), returned.set()), daemon=True
+        ).start()
+        assert returned.wait(5)
+
+
+def test_a_failed_background_load_is_reported_by_the_embedding(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv(ENV_CACHE_DIR, str(tmp_path / "cache"))
+    fresh = USEMultilingualEmbedder()
+
+    def broken(folder):
+        raise OSError("the model file is unreadable")
+
+    monkeypatch.setattr("desktop_app.memory.embedder.load_use_tokenizer", broken)
+    fresh.load_in_background()
+    fresh._loader.join(30)
+    assert not fresh.loaded.is_set()
+    assert "did not load in the background" in caplog.text
+    with pytest.raises(OSError, match="unreadable"):
+        fresh.embed(["合同"])
