@@ -36,7 +36,9 @@ class Embedder(Protocol):
 
     One may also offer ``tokenize``, a module-level function from texts to what its
     ``embed(texts, tokens=...)`` accepts as :class:`TokensElsewhere` (the engine then runs
-    it in its helper process for a large batch, see construction_pool.tokens)."""
+    it in its helper process for a large batch, see construction_pool.tokens), and
+    ``load_in_background()``, which ``MemoryEngine.open`` calls first so that the model
+    loads while the data opens."""
 
     #: stable identifier stored in the data folder; a different id triggers a re-embed
     id: str
